@@ -1,0 +1,79 @@
+# PIDFD_IOCTL_GETFD: a kernel patch series, its tests and samples, and the
+# harness that builds the kernels and boots them in QEMU. 'make help' lists
+# the targets. Everything built lives in $(PIDFD_GETFD_CACHE), not here.
+
+ARCH ?= x86_64 arm64
+export PIDFD_GETFD_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pidfd-getfd
+LOGS := $(PIDFD_GETFD_CACHE)/logs
+SHELL_ARCH := $(firstword $(ARCH))
+
+# guest ARCH...: kernel + initramfs for each arch
+guest = sh boot/tree.sh && for a in $(1); do \
+	sh boot/kernel.sh $$a && sh boot/initramfs.sh $$a || exit 1; done
+# boot SUITE ARCH...: run SUITE on each arch
+boot = for a in $(2); do sh boot/run.sh $$a $(1) || exit 1; done
+verdict = awk -f boot/verdict.awk
+
+.PHONY: help deps tree kernel initramfs check check-guest check-host \
+	check-series demo shell clean
+
+help:
+	@echo 'make demo                  boot every arch and run the samples'
+	@echo 'make check                 everything below, one verdict (the CI test)'
+	@echo '  make check-guest         the guest test suite on every arch and ABI'
+	@echo '  make check-host          series lint: git am, quilt, checkpatch, uapi, sparse;'
+	@echo '                           and the harness self-test'
+	@echo 'make check-series          every prefix of the series builds, every arch'
+	@echo 'make shell                 an interactive busybox shell in the guest'
+	@echo 'make kernel / initramfs    just build them'
+	@echo 'make deps                  install missing Debian packages (apt-get)'
+	@echo 'make clean                 remove the cache ($(PIDFD_GETFD_CACHE))'
+	@echo 'ARCH=x86_64|arm64 picks one arch (default: "$(ARCH)").'
+
+deps:
+	@sh boot/deps.sh
+
+tree: deps
+	@sh boot/tree.sh
+
+kernel: deps
+	@sh boot/tree.sh && for a in $(ARCH); do sh boot/kernel.sh $$a || exit 1; done
+
+initramfs: deps
+	@sh boot/tree.sh && for a in $(ARCH); do sh boot/initramfs.sh $$a || exit 1; done
+
+check: deps
+	@rm -f $(LOGS)/*-check.log $(LOGS)/host-*.log
+	@$(call guest,$(ARCH))
+	@$(call boot,check,$(ARCH))
+	@sh boot/check-host.sh $(SHELL_ARCH)
+	@echo '== verdict =='
+	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-check.log) $(LOGS)/host-*.log
+
+check-guest: deps
+	@rm -f $(LOGS)/*-check.log
+	@$(call guest,$(ARCH))
+	@$(call boot,check,$(ARCH))
+	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-check.log)
+
+check-host: deps
+	@rm -f $(LOGS)/host-*.log
+	@$(call guest,$(SHELL_ARCH))
+	@sh boot/check-host.sh $(SHELL_ARCH)
+	@$(verdict) $(LOGS)/host-*.log
+
+check-series: deps
+	@sh boot/tree.sh && sh boot/check-series.sh $(ARCH)
+	@$(verdict) $(LOGS)/series.log
+
+demo: deps
+	@$(call guest,$(ARCH))
+	@$(call boot,demo,$(ARCH))
+	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-demo.log)
+
+shell: deps
+	@$(call guest,$(SHELL_ARCH))
+	@sh boot/run.sh $(SHELL_ARCH) shell
+
+clean:
+	rm -rf $(PIDFD_GETFD_CACHE)

@@ -1,0 +1,132 @@
+#!/bin/sh
+# boot/check-host.sh ARCH
+#   Checks that need no guest test, as TAP in $CACHE/logs/host-*.log:
+#   the series (git am, quilt, checkpatch, uapi copy, sparse) and the
+#   harness itself (a failing and a hung guest, a dropped config option).
+#   ARCH's kernel and initramfs must be built.
+set -eu
+. "$(dirname "$0")/lib.sh"
+load_arch "${1:?usage: $0 ARCH}"
+WT=$CACHE/wt
+
+# --- the series ---------------------------------------------------------
+
+series_files_match() {
+	rc=0
+	for p in $(series_patches); do
+		[ -f "$TOP/kernel-patches/$p" ] || { echo "series names missing $p"; rc=1; }
+	done
+	for f in "$TOP"/kernel-patches/*.patch; do
+		p=$(basename "$f")
+		case $p in 0000-cover-letter.patch) continue ;; esac
+		series_patches | grep -qxF "$p" || { echo "$p is not in series"; rc=1; }
+	done
+	[ -f "$TOP/kernel-patches/0000-cover-letter.patch" ] || { echo "no cover letter"; rc=1; }
+	return $rc
+}
+
+applies_with_git_am() {
+	sh "$TOP/boot/tree.sh" worktree "$WT/am" pristine
+	for p in $(series_patches); do
+		sh "$TOP/boot/tree.sh" am "$WT/am" "$TOP/kernel-patches/$p" || return 1
+		echo "applied $p"
+	done
+	git -C "$WT/am" diff --quiet series -- || { echo "git am result differs from branch series"; return 1; }
+}
+
+applies_with_quilt() {
+	sh "$TOP/boot/tree.sh" worktree "$WT/quilt" pristine
+	git -C "$WT/quilt" clean -fdxq
+	(cd "$WT/quilt" && QUILT_PATCHES="$TOP/kernel-patches" QUILT_PC=.pc \
+		quilt push -a --fuzz=0) || return 1
+	rm -rf "$WT/quilt/.pc"
+	git -C "$WT/quilt" add -A -f .
+	git -C "$WT/quilt" diff --cached --stat series --
+	git -C "$WT/quilt" diff --cached --quiet series -- ||
+		{ echo "quilt's tree differs from git am's"; return 1; }
+}
+
+checkpatch_clean() {
+	# checkpatch finds the kernel tree from the current directory.
+	out=$(cd "$KSRC" && perl scripts/checkpatch.pl --strict --terse --show-types "$1" 2>&1) || true
+	echo "$out"
+	echo "$out" | grep -q 'total: 0 errors, 0 warnings, 0 checks'
+}
+
+uapi_copy_identical() {
+	diff -u "$KSRC/include/uapi/linux/pidfd.h" "$TOP/uapi/linux/pidfd.h"
+}
+
+# Sparse warnings of a file in the pristine and the patched tree, without
+# line numbers, which the series shifts.
+sparse_warnings() { # SRC BUILD OBJ
+	make -C "$1" O="$2" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" C=2 "$3" 2>&1 |
+		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
+}
+
+sparse_adds_nothing() { # FILE.c
+	obj=${1%.c}.o
+	sparse_warnings "$WT/pristine" "$CACHE/build/sparse-pristine-$ARCH" "$obj" >"$LOGS/sparse-before"
+	sparse_warnings "$KSRC" "$BUILD" "$obj" >"$LOGS/sparse-after"
+	echo "sparse on $1: $(wc -l <"$LOGS/sparse-before") warnings before, $(wc -l <"$LOGS/sparse-after") after"
+	! comm -13 "$LOGS/sparse-before" "$LOGS/sparse-after" | grep .
+}
+
+prepare_sparse_pristine() {
+	sh "$TOP/boot/tree.sh" worktree "$WT/pristine" pristine
+	b=$CACHE/build/sparse-pristine-$ARCH
+	mkdir -p "$b"
+	cmp -s "$BUILD/.config" "$b/.config" || cp "$BUILD/.config" "$b/.config"
+	run_logged "$LOGS/sparse-prepare.log" make -C "$WT/pristine" O="$b" ARCH="$KARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" olddefconfig prepare
+}
+
+step "checking the series"
+host_begin "$LOGS/host-series.log" series
+host_case series "series-file-lists-every-patch" series_files_match
+host_case series "series-applies-with-git-am" applies_with_git_am
+host_case series "series-applies-with-quilt-push-no-fuzz" applies_with_quilt
+for p in $(series_patches); do
+	host_case checkpatch "$p" checkpatch_clean "$TOP/kernel-patches/$p"
+done
+host_case series "uapi-linux-pidfd.h-is-the-patched-tree's" uapi_copy_identical
+command -v sparse >/dev/null || die "sparse missing (make deps)"
+prepare_sparse_pristine
+for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do
+	host_case sparse "$f" sparse_adds_nothing "$f"
+done
+host_end
+
+# --- the harness can fail -------------------------------------------------
+
+verdict_rejects() { # SUITE TIMEOUT EXPECTED-TEXT
+	log=$LOGS/harness-$1.log
+	RUN_LOG=$log sh "$TOP/boot/run.sh" "$ARCH" "$1" "$2" >/dev/null 2>&1
+	if awk -f "$TOP/boot/verdict.awk" "$log" >"$log.verdict"; then
+		echo "the verdict passed $log"
+		return 1
+	fi
+	cat "$log.verdict"
+	grep -q "$3" "$log.verdict"
+}
+
+config_drop_is_named() {
+	frag=$CACHE/harness-dropped.config
+	printf 'CONFIG_SECCOMP_FILTER=y\nCONFIG_PIDFD_HARNESS_SELFTEST_OPTION=y\n' >"$frag"
+	if out=$(sh "$TOP/boot/config.sh" verify "$BUILD/.config" "$frag" 2>&1); then
+		echo "verify accepted a missing option"
+		return 1
+	fi
+	echo "$out"
+	echo "$out" | grep -q 'CONFIG_PIDFD_HARNESS_SELFTEST_OPTION' &&
+		! echo "$out" | grep -q 'CONFIG_SECCOMP_FILTER'
+}
+
+step "harness self-test: a failing guest, a hung guest, a dropped option must fail"
+host_begin "$LOGS/host-harness.log" harness
+host_case harness "a-failing-guest-test-fails-the-verdict" \
+	verdict_rejects selftest-fail 120 'a deliberately failing case'
+host_case harness "a-guest-that-never-ends-fails-the-verdict" \
+	verdict_rejects selftest-hang 30 'did not finish within 30 s'
+host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
+host_end

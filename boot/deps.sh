@@ -1,0 +1,41 @@
+#!/bin/sh
+# Install, with apt-get, whatever of the project's Debian packages is missing.
+# Idempotent and silent when nothing is missing.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+PACKAGES="
+	linux-source-6.1 xz-utils
+	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod
+	perl python3 sparse quilt groff-base
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	gcc-i686-linux-gnu libc6-dev-i386-cross
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+	qemu-system-x86 qemu-system-arm
+"
+# Foreign-arch packages that are unpacked into the cache, not installed.
+FOREIGN_ARCHES="arm64"
+
+missing=
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing="$missing $p"
+done
+for a in $FOREIGN_ARCHES; do
+	dpkg --print-foreign-architectures | grep -qx "$a" || foreign="${foreign:-} $a"
+done
+
+[ -n "$missing" ] || [ -n "${foreign:-}" ] || exit 0
+[ "$(id -u)" = 0 ] || die "missing Debian packages:$missing${foreign:+ (and dpkg architectures$foreign)}; run 'make deps' as root"
+for a in ${foreign:-}; do
+	step "adding dpkg architecture $a"
+	dpkg --add-architecture "$a"
+done
+step "apt-get update"
+run_logged "$LOGS/apt-update.log" apt-get update
+if [ -n "$missing" ]; then
+	step "installing:$missing"
+	DEBIAN_FRONTEND=noninteractive run_logged "$LOGS/apt-install.log" \
+		apt-get install -y --no-install-recommends $missing
+fi
+done_step "dependencies installed"

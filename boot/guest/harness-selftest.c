@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guests the harness must reject (boot/suites/selftest-*): a test that
+ * fails, and a test that never ends so the guest never reboots.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "fail")) {
+		printf("TAP version 13\n1..2\nok 1 a passing case\n");
+		printf("not ok 2 a deliberately failing case\n");
+		return 1;
+	}
+	if (argc == 2 && !strcmp(argv[1], "hang")) {
+		printf("TAP version 13\n1..1\n# sleeping forever\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
+	fprintf(stderr, "usage: %s fail|hang\n", argv[0]);
+	return 2;
+}

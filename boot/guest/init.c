@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest /init: mount what the tests need, run the tests of one suite for
+ * every guest ABI, stream their output to the console between markers that
+ * boot/verdict.awk reads, dump the kernel log, and reboot (QEMU runs with
+ * -no-reboot, so that ends the guest).
+ *
+ * The suite comes from the kernel command line (suite=NAME, passed to init
+ * in its environment) and names /etc/suites/NAME, whose lines are
+ *
+ *	NAME ABIS TIMEOUT COMMAND [ARG...]
+ *
+ * ABIS is "all" or "native" (the first ABI in /etc/abis); COMMAND is
+ * looked up in /abi/ABI/bin unless it is an absolute path; TIMEOUT is in
+ * seconds, 0 for none.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_ARGS 32
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+static void mount_fs(const char *type, const char *dir, unsigned long flags)
+{
+	mkdir(dir, 0755);
+	if (mount(type, dir, type, flags, NULL) && errno != EBUSY)
+		say("@@@ INIT mount %s on %s: %s\n", type, dir, strerror(errno));
+}
+
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) ||
+	    (ifr.ifr_flags |= IFF_UP, ioctl(s, SIOCSIFFLAGS, &ifr)))
+		say("@@@ INIT bringing up lo: %s\n", strerror(errno));
+	if (s >= 0)
+		close(s);
+}
+
+static void install_busybox(void)
+{
+	pid_t pid;
+
+	if (access("/bin/busybox", X_OK))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/busybox", "busybox", "--install", "-s", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+}
+
+/* Run one test; return a word for its END marker. */
+static void run_test(const char *abi, char **argv, unsigned int timeout,
+		     char *status, size_t len)
+{
+	char path[256], bindir[128];
+	int wstatus;
+	pid_t pid;
+
+	snprintf(bindir, sizeof(bindir), "/abi/%s/bin", abi);
+	if (argv[0][0] == '/')
+		snprintf(path, sizeof(path), "%s", argv[0]);
+	else
+		snprintf(path, sizeof(path), "%s/%s", bindir, argv[0]);
+	if (access(path, X_OK)) {
+		snprintf(status, len, "missing:%s", path);
+		return;
+	}
+
+	pid = fork();
+	if (pid < 0) {
+		snprintf(status, len, "fork:%s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		char envpath[300];
+
+		setpgid(0, 0);
+		if (chdir(bindir))
+			_exit(127);
+		snprintf(envpath, sizeof(envpath), "PATH=%s:/bin", bindir);
+		putenv(envpath);
+		signal(SIGPIPE, SIG_DFL);
+		execv(path, argv);
+		fprintf(stderr, "exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+
+	timed_out = 0;
+	alarm(timeout);
+	while (waitpid(pid, &wstatus, 0) < 0) {
+		if (errno != EINTR) {
+			snprintf(status, len, "waitpid:%s", strerror(errno));
+			return;
+		}
+		if (timed_out) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &wstatus, 0);
+			snprintf(status, len, "timeout:%us", timeout);
+			goto reap;
+		}
+	}
+	alarm(0);
+	if (WIFEXITED(wstatus))
+		snprintf(status, len, "%d", WEXITSTATUS(wstatus));
+	else
+		snprintf(status, len, "signal:%d", WTERMSIG(wstatus));
+reap:
+	/* Whatever the test left behind in its process group goes too. */
+	kill(-pid, SIGKILL);
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static int split(char *line, char **words, int max)
+{
+	int n = 0;
+
+	for (char *w = strtok(line, " \t\n"); w && n < max - 1;
+	     w = strtok(NULL, " \t\n"))
+		words[n++] = w;
+	words[n] = NULL;
+	return n;
+}
+
+static void run_suite(const char *suite)
+{
+	char file[128], abis_line[256], line[512], *abis[8];
+	FILE *f;
+	int nabis;
+
+	f = fopen("/etc/abis", "r");
+	if (!f || !fgets(abis_line, sizeof(abis_line), f)) {
+		say("@@@ INIT no /etc/abis\n");
+		return;
+	}
+	fclose(f);
+	nabis = split(abis_line, abis, 8);
+
+	snprintf(file, sizeof(file), "/etc/suites/%s", suite);
+	f = fopen(file, "r");
+	if (!f) {
+		say("@@@ INIT no suite %s: %s\n", file, strerror(errno));
+		return;
+	}
+	for (int a = 0; a < nabis; a++) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			char *w[MAX_ARGS + 3], status[300];
+
+			if (line[0] == '#' || split(line, w, MAX_ARGS + 3) < 4)
+				continue;
+			if (!strcmp(w[1], "native") && a > 0)
+				continue;
+			say("@@@ BEGIN %s %s\n", abis[a], w[0]);
+			run_test(abis[a], &w[3], (unsigned int)atoi(w[2]),
+				 status, sizeof(status));
+			say("\n@@@ END %s %s status=%s\n", abis[a], w[0], status);
+		}
+	}
+	fclose(f);
+}
+
+static void dump_kernel_log(void)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf = len > 0 ? malloc(len) : NULL;
+
+	if (!buf)
+		return;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	say("@@@ KLOG BEGIN\n");
+	if (len > 0)
+		fwrite(buf, 1, len, stdout);
+	say("\n@@@ KLOG END\n");
+	free(buf);
+}
+
+int main(void)
+{
+	struct sigaction alarm_action = { .sa_handler = on_alarm };
+	const char *suite = getenv("suite");
+
+	/* No SA_RESTART: the alarm must interrupt waitpid(). */
+	sigaction(SIGALRM, &alarm_action, NULL);
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mount_fs("proc", "/proc", 0);
+	mount_fs("sysfs", "/sys", 0);
+	mount_fs("devtmpfs", "/dev", 0);
+	mount_fs("tmpfs", "/tmp", 0);
+	mount_fs("tmpfs", "/run", 0);
+	loopback_up();
+	install_busybox();
+	setenv("HOME", "/tmp", 1);
+	setenv("TERM", "dumb", 0);
+
+	/* Only errors and worse on the console while tests run; all of
+	 * the log is dumped at the end.
+	 */
+	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 4);
+
+	say("@@@ INIT suite=%s\n", suite ? suite : "(none)");
+	if (suite)
+		run_suite(suite);
+	dump_kernel_log();
+	say("@@@ DONE\n");
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 1;
+}

@@ -1,0 +1,89 @@
+# shellcheck shell=sh
+# Common settings and helpers, sourced by every script in boot/.
+
+: "${PIDFD_GETFD_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/pidfd-getfd}"
+CACHE=$PIDFD_GETFD_CACHE
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+KSRC=$CACHE/linux
+LOGS=$CACHE/logs
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+JOBS=${JOBS:-$(($(nproc) + 1))}
+
+_t0=$(date +%s)
+
+# step MESSAGE: one progress line, prefixed with the time and the arch.
+step() {
+	printf '[%s] %-7s %s\n' "$(date +%H:%M:%S)" "${ARCH:-host}" "$*"
+}
+
+# done_step MESSAGE: like step, with the seconds since the script started.
+done_step() {
+	step "$* ($(($(date +%s) - _t0)) s)"
+}
+
+die() {
+	printf '[%s] %-7s FAILED: %s\n' "$(date +%H:%M:%S)" "${ARCH:-host}" "$*" >&2
+	exit 1
+}
+
+# load_arch ARCH: read the arch's data file (boot/arch/ARCH.conf).
+load_arch() {
+	ARCH=$1
+	_conf=$TOP/boot/arch/$ARCH.conf
+	[ -f "$_conf" ] ||
+		die "unknown ARCH '$ARCH'; known: $(cd "$TOP/boot/arch" && ls | sed 's/\.conf$//' | tr '\n' ' ')"
+	# shellcheck disable=SC1090
+	. "$_conf"
+	BUILD=$CACHE/build/$ARCH
+}
+
+# abi_var ABI NAME: the per-ABI setting NAME_ABI from the arch file.
+abi_var() {
+	eval "printf '%s' \"\${$2_$1}\""
+}
+
+# run_logged LOG CMD...: run CMD with its output in LOG; on failure show
+# the end of LOG and name it.
+run_logged() {
+	_log=$1
+	shift
+	mkdir -p "$(dirname "$_log")"
+	if ! "$@" >"$_log" 2>&1; then
+		tail -n 25 "$_log" >&2
+		die "'$*' failed; full log: $_log"
+	fi
+}
+
+# Host checks write logs in boot/run.sh's format, so that boot/verdict.awk
+# judges them like a guest's: host_begin LOG SUITE, host_case GROUP NAME
+# CMD..., host_end.
+host_begin() {
+	HOST_LOG=$1
+	mkdir -p "$(dirname "$HOST_LOG")"
+	echo "@@@ RUN arch=host suite=$2" >"$HOST_LOG"
+}
+
+host_case() {
+	_group=$1 _name=$2
+	shift 2
+	_out=$LOGS/host-case.out
+	if "$@" >"$_out" 2>&1; then _r="ok 1 $_name"; else _r="not ok 1 $_name"; fi
+	{
+		echo "@@@ BEGIN $_group $_name"
+		sed 's/^/# /' "$_out"
+		printf '1..1\n%s\n@@@ END %s %s status=0\n' "$_r" "$_group" "$_name"
+	} >>"$HOST_LOG"
+	case $_r in
+	not*) step "$_group: $_r (log: $HOST_LOG)"; tail -n 15 "$_out" | sed 's/^/    /' ;;
+	*) step "$_group: $_r" ;;
+	esac
+}
+
+host_end() {
+	echo "@@@ DONE" >>"$HOST_LOG"
+}
+
+# series_patches: the patch files kernel-patches/series lists, in order.
+series_patches() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/kernel-patches/series" | awk '{print $1}'
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# boot/run.sh ARCH SUITE [TIMEOUT]
+#   Boot ARCH's kernel and initramfs in QEMU running boot/suites/SUITE, with
+#   the console in $CACHE/logs/ARCH-SUITE.log. Exits 0 once QEMU is done;
+#   boot/verdict.awk judges the log. SUITE 'shell' is interactive.
+#   ACCEL=kvm|tcg skips the KVM probe; KERNEL_IMAGE, INITRAMFS and RUN_LOG
+#   override the defaults.
+set -eu
+. "$(dirname "$0")/lib.sh"
+load_arch "${1:?usage: $0 ARCH SUITE [TIMEOUT]}"
+suite=${2:?usage: $0 ARCH SUITE [TIMEOUT]}
+timeout=${3:-${BOOT_TIMEOUT:-900}}
+image=${KERNEL_IMAGE:-$BUILD/$KIMAGE}
+initrd=${INITRAMFS:-$CACHE/initramfs-$ARCH.cpio}
+log=${RUN_LOG:-$LOGS/$ARCH-$suite.log}
+[ -f "$image" ] || die "no kernel image $image (make kernel ARCH=$ARCH)"
+[ -f "$initrd" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH)"
+[ -f "$TOP/boot/suites/$suite" ] || die "no suite boot/suites/$suite"
+mkdir -p "$LOGS"
+
+# qemu ACCEL SUITE SERIAL [WRAPPER...]: run QEMU (under WRAPPER, e.g. timeout).
+qemu() {
+	_accel=$1 _suite=$2 _serial=$3
+	shift 3
+	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
+		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
+		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite ${KERNEL_CMDLINE:-}" \
+		-display none -monitor none -serial "$_serial" -no-reboot
+}
+
+# KVM is tried with a short boot; a guest that hangs or aborts means TCG.
+# The answer is kept until the kernel image changes.
+choose_accel() {
+	[ -z "${ACCEL:-}" ] || { echo "$ACCEL"; return; }
+	[ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] || { echo tcg; return; }
+	memo=$CACHE/accel-$ARCH
+	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ] || [ "$initrd" -nt "$memo" ]; then
+		if qemu kvm probe stdio timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" </dev/null 2>&1 |
+			grep -q '^@@@ DONE'; then
+			echo kvm >"$memo"
+		else
+			echo tcg >"$memo"
+		fi
+	fi
+	cat "$memo"
+}
+
+accel=$(choose_accel)
+if [ "$accel" = tcg ] && [ "$KVM_USABLE" = probe ] && [ -z "${ACCEL:-}" ]; then
+	step "accelerator: tcg (a KVM guest did not boot in ${KVM_PROBE_TIMEOUT:-20} s)" >&2
+else
+	step "accelerator: $accel" >&2
+fi
+
+if [ "$suite" = shell ]; then
+	step "interactive guest; leave with 'exit' or Ctrl-A X"
+	qemu "$accel" shell mon:stdio
+	exit 0
+fi
+
+step "booting suite '$suite' (timeout ${timeout} s, log: $log)"
+echo "@@@ RUN arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$log"
+rc_file=$log.rc
+{
+	rc=0
+	qemu "$accel" "$suite" stdio timeout -k 5 "$timeout" </dev/null 2>&1 || rc=$?
+	echo "$rc" >"$rc_file"
+} | tee -a "$log" | tr -d '\r' | while IFS= read -r line; do
+	case $line in
+	'@@@ END '*) set -- $line; step "  $3/$4: ${5#status=}" ;;
+	'@@@ INIT '*) step "  ${line#@@@ INIT }" ;;
+	esac
+done
+rc=$(cat "$rc_file")
+rm -f "$rc_file"
+case $rc in
+0) ;;
+124 | 137) echo "@@@ HOST guest did not finish within $timeout s" >>"$log" ;;
+*) echo "@@@ HOST qemu exited with status $rc" >>"$log" ;;
+esac
+step "guest finished (qemu status $rc, $(($(date +%s) - _t0)) s)"

@@ -1,0 +1,79 @@
+#!/bin/sh
+# Make $CACHE/linux: the Debian linux-source tree, committed once as the tag
+# 'pristine', with kernel-patches/series applied by 'git am' on branch 'series'.
+# The series is re-applied only when a patch or the series file changed.
+#
+#   boot/tree.sh            the patched tree
+#   boot/tree.sh worktree DIR REV
+#                           a second work tree of the same repo at REV
+#   boot/tree.sh am DIR PATCH
+#                           apply one patch there
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=$TOP/kernel-patches
+export GIT_AUTHOR_NAME=pidfd-getfd GIT_AUTHOR_EMAIL=pidfd-getfd@localhost
+export GIT_COMMITTER_NAME=pidfd-getfd GIT_COMMITTER_EMAIL=pidfd-getfd@localhost
+export GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'
+git() { command git -C "$KSRC" -c core.autocrlf=false -c gc.auto=0 "$@"; }
+
+extract() {
+	[ -f "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing (run 'make deps')"
+	step "extracting $(basename "$KERNEL_TARBALL") into $KSRC"
+	rm -rf "$KSRC.tmp"
+	mkdir -p "$KSRC.tmp"
+	tar -C "$KSRC.tmp" --strip-components=1 -xf "$KERNEL_TARBALL"
+	command git -C "$KSRC.tmp" init -q -b debian
+	# The tarball's ignore rules would hide files from 'git add'.
+	command git -C "$KSRC.tmp" add -f -A .
+	command git -C "$KSRC.tmp" -c user.name=x -c user.email=x@x commit -q -m "Debian $(basename "$KERNEL_TARBALL")"
+	command git -C "$KSRC.tmp" tag pristine
+	mv "$KSRC.tmp" "$KSRC"
+	done_step "pristine tree committed"
+}
+
+stamp() {
+	(cd "$PATCHES" && cat series $(series_patches)) | sha256sum | cut -d' ' -f1
+}
+
+apply() {
+	want=$(stamp)
+	[ "$(cat "$CACHE/series.stamp" 2>/dev/null)" = "$want" ] && return 0
+	step "applying kernel-patches/series ($(series_patches | wc -l) patches)"
+	rm -f "$CACHE/series.stamp"
+	git am --abort >/dev/null 2>&1 || true
+	# Only files the series touches change, so the O= builds stay warm.
+	git checkout -q -f -B series pristine
+	for p in $(series_patches); do
+		[ -f "$PATCHES/$p" ] || die "kernel-patches/series names $p, which does not exist"
+		if ! git am -q --whitespace=error-all "$PATCHES/$p" >"$LOGS/git-am.log" 2>&1; then
+			cat "$LOGS/git-am.log" >&2
+			git am --abort >/dev/null 2>&1 || true
+			die "patch $p does not apply with git am (log: $LOGS/git-am.log)"
+		fi
+	done
+	echo "$want" >"$CACHE/series.stamp"
+	done_step "series applied: $(git rev-parse --short HEAD)"
+}
+
+mkdir -p "$CACHE" "$LOGS"
+[ -d "$KSRC/.git" ] || extract
+case "${1:-}" in
+'') apply ;;
+worktree)
+	dir=$2 rev=$3
+	if [ ! -d "$dir" ]; then
+		git worktree prune
+		git worktree add -q --detach "$dir" "$rev"
+	fi
+	command git -C "$dir" checkout -q -f --detach "$rev"
+	;;
+am)
+	# am DIR PATCH: apply one patch in a work tree made by 'worktree'.
+	command git -C "$2" am -q --whitespace=error-all "$3" || {
+		command git -C "$2" am --abort >/dev/null 2>&1 || true
+		die "$(basename "$3") does not apply with git am in $2"
+	}
+	;;
+*) die "usage: $0 [worktree DIR REV | am DIR PATCH]" ;;
+esac

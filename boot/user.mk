@@ -1,0 +1,32 @@
+# Guest programs for one ABI, static:
+#   make -f boot/user.mk ABI=x86_64 CC=gcc OUT=DIR KSRC=DIR
+# Each directory that has guest programs adds them in its guest.mk:
+#   PROGS += name
+#   name_SRC := dir/name.c [more.c]
+#   name_CFLAGS / name_LDLIBS (optional)
+
+ABI ?= $(error ABI not set)
+OUT ?= $(error OUT not set)
+KSRC ?= $(error KSRC not set)
+
+CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static \
+	-Iuapi
+HEADERS := $(wildcard uapi/linux/*.h)
+
+PROGS := init hello harness-selftest
+init_SRC := boot/guest/init.c
+hello_SRC := boot/guest/hello.c
+harness-selftest_SRC := boot/guest/harness-selftest.c
+include $(wildcard */guest.mk)
+
+all: $(addprefix $(OUT)/,$(PROGS))
+
+define prog
+$(OUT)/$(1): $$($(1)_SRC) $$(HEADERS) boot/user.mk
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$($(1)_CFLAGS) -o $$@ $$(filter %.c,$$($(1)_SRC)) $$($(1)_LDLIBS)
+endef
+$(foreach p,$(PROGS),$(eval $(call prog,$(p))))
+
+.PHONY: all
+.DELETE_ON_ERROR:

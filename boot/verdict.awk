@@ -1,0 +1,147 @@
+# awk -f boot/verdict.awk LOG...
+#
+# Judge guest (and host check) logs written by boot/run.sh: every test
+# section's TAP, its exit status, the kernel's log, and whether the guest
+# finished. Prints a matrix of arch/ABI x passed/failed/skipped, then every
+# failure with its log file, and last 'N passed, N failed, N skipped'.
+# Exits 1 if anything failed or nothing ran.
+
+function failure(row, what) {
+	failed[row]++
+	nfailures++
+	failures[nfailures] = row ": " what " (log: " FILENAME ")"
+	rows[row] = 1
+}
+
+function close_section() {
+	if (!insection)
+		return
+	failure(row, test ": no END marker: the guest stopped inside the test")
+	insection = 0
+}
+
+function finish_file() {
+	if (file == "")
+		return
+	close_section()
+	if (!run)
+		failure(arch, "not a boot/run.sh log")
+	else if (!done)
+		failure(arch, "the guest did not reach its end (@@@ DONE missing)")
+	if (smp != "" && !smp_seen)
+		failure(arch, "the kernel did not say '" smp "': fewer CPUs than asked for")
+}
+
+FNR == 1 {
+	finish_file()
+	file = FILENAME
+	arch = FILENAME
+	run = done = insection = smp_seen = 0
+	smp = ""
+	delete bad_seen
+}
+
+{ sub(/\r$/, "") }
+
+/^@@@ RUN / {
+	run = 1
+	for (i = 3; i <= NF; i++)
+		if ($i ~ /^arch=/)
+			arch = substr($i, 6)
+	if (match($0, / smp=.*/))
+		smp = substr($0, RSTART + 5)
+	next
+}
+
+/^@@@ BEGIN / {
+	close_section()
+	insection = 1
+	row = arch "/" $3
+	test = $4
+	rows[row] = 1
+	plan = -1
+	npoints = npass = nskip = nfail = 0
+	next
+}
+
+/^@@@ END / {
+	if (!insection)
+		next
+	insection = 0
+	status = $5
+	sub(/^status=/, "", status)
+	if (plan < 0)
+		failure(row, test ": no TAP plan (exit status " status ")")
+	else if (npoints != plan)
+		failure(row, test ": TAP plan says " plan " tests, " npoints " reported")
+	all_skipped = plan == 0 || (npoints > 0 && nskip == npoints)
+	if (status != "0" && !(status == "4" && all_skipped))
+		failure(row, test ": exited with status " status)
+	next
+}
+
+/^@@@ DONE/ { done = 1; next }
+/^@@@ HOST / { failure(arch, substr($0, 10)); next }
+
+insection && /^1\.\.[0-9]+/ {
+	plan = substr($1, 4) + 0
+	if (plan == 0 && $0 ~ /# *[Ss][Kk][Ii][Pp]/) {
+		skipped[row]++
+		reasons[row "/" test] = $0
+	}
+	next
+}
+
+insection && /^(not )?ok [0-9]+/ {
+	npoints++
+	if ($0 ~ /# *[Ss][Kk][Ii][Pp]/) {
+		nskip++
+		skipped[row]++
+	} else if ($1 == "ok") {
+		npass++
+		passed[row]++
+	} else {
+		nfail++
+		failure(row, test ": " $0)
+	}
+	next
+}
+
+smp != "" && index($0, smp) { smp_seen = 1 }
+
+# The kernel must not complain, on the console or in the dumped log.
+# Test diagnostics ('# ...') are not the kernel's.
+!/^#/ && /Oops|BUG:|WARNING:|Kernel panic|Call Trace|general protection fault/ {
+	line = $0
+	sub(/^<[0-9]+>/, "", line)
+	sub(/^\[ *[0-9.]+\] */, "", line)
+	if (!(line in bad_seen)) {
+		bad_seen[line] = 1
+		failure(arch, "kernel: " line)
+	}
+}
+
+END {
+	finish_file()
+	printf "%-22s %7s %7s %7s\n", "arch/ABI", "passed", "failed", "skipped"
+	n = 0
+	for (r in rows)
+		order[++n] = r
+	for (i = 2; i <= n; i++)	# insertion sort: awk has no sort
+		for (j = i; j > 1 && order[j - 1] > order[j]; j--) {
+			t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
+		}
+	for (i = 1; i <= n; i++) {
+		r = order[i]
+		printf "%-22s %7d %7d %7d\n", r, passed[r], failed[r], skipped[r]
+		tp += passed[r]; tf += failed[r]; ts += skipped[r]
+	}
+	for (i = 1; i <= nfailures; i++)
+		print "FAILED " failures[i]
+	if (tp + tf == 0 && nfailures == 0) {
+		print "FAILED: no test ran"
+		tf = 1
+	}
+	printf "%d passed, %d failed, %d skipped\n", tp, tf, ts
+	exit tf > 0
+}

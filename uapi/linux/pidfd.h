@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+
+#ifndef _UAPI_LINUX_PIDFD_H
+#define _UAPI_LINUX_PIDFD_H
+
+#include <linux/types.h>
+#include <linux/fcntl.h>
+#include <linux/ioctl.h>
+
+/* Flags for pidfd_open().  */
+#define PIDFD_NONBLOCK O_NONBLOCK
+
+/* Flags for PIDFD_IOCTL_GETFD. */
+#define PIDFD_GETFD_CLOEXEC (1 << 0)	/* the new fd gets FD_CLOEXEC */
+
+/**
+ * struct pidfd_getfd_args - arguments of PIDFD_IOCTL_GETFD
+ * @size:  sizeof(struct pidfd_getfd_args) the caller was built with
+ * @fd:    file descriptor number in the process the pidfd refers to
+ * @flags: PIDFD_GETFD_* flags
+ *
+ * Later versions may only append fields.  The kernel accepts a larger
+ * @size as long as every byte it does not know is zero.
+ */
+struct pidfd_getfd_args {
+	__u32 size;
+	__u32 fd;
+	__u32 flags;
+};
+
+#define PIDFD_GETFD_ARGS_SIZE_VER0 12	/* sizeof first published struct */
+
+#define PIDFD_IOC_MAGIC 'p'
+#define PIDFD_IOCTL_GETFD _IOWR(PIDFD_IOC_MAGIC, 0xb0, struct pidfd_getfd_args)
+
+#endif /* _UAPI_LINUX_PIDFD_H */
