@@ -60,25 +60,24 @@ uapi_copy_identical() {
 # Sparse warnings of a file in the pristine and the patched tree, without
 # line numbers, which the series shifts.
 sparse_warnings() { # SRC BUILD OBJ
-	make -C "$1" O="$2" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" C=2 "$3" 2>&1 |
+	kbuild "$1" "$2" C=2 "$3" 2>&1 |
 		grep -E 'warning:|error:' | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort
 }
 
 sparse_adds_nothing() { # FILE.c
 	obj=${1%.c}.o
-	sparse_warnings "$WT/pristine" "$CACHE/build/sparse-pristine-$ARCH" "$obj" >"$LOGS/sparse-before"
+	sparse_warnings "$CACHE/pristine/linux" "$CACHE/pristine/build/sparse-$ARCH" "$obj" >"$LOGS/sparse-before"
 	sparse_warnings "$KSRC" "$BUILD" "$obj" >"$LOGS/sparse-after"
 	echo "sparse on $1: $(wc -l <"$LOGS/sparse-before") warnings before, $(wc -l <"$LOGS/sparse-after") after"
 	! comm -13 "$LOGS/sparse-before" "$LOGS/sparse-after" | grep .
 }
 
 prepare_sparse_pristine() {
-	sh "$TOP/boot/tree.sh" worktree "$WT/pristine" pristine
-	b=$CACHE/build/sparse-pristine-$ARCH
+	sh "$TOP/boot/tree.sh" worktree "$CACHE/pristine/linux" pristine
+	b=$CACHE/pristine/build/sparse-$ARCH
 	mkdir -p "$b"
 	cmp -s "$BUILD/.config" "$b/.config" || cp "$BUILD/.config" "$b/.config"
-	run_logged "$LOGS/sparse-prepare.log" make -C "$WT/pristine" O="$b" ARCH="$KARCH" \
-		CROSS_COMPILE="$CROSS_COMPILE" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" olddefconfig prepare
+	run_logged "$LOGS/sparse-prepare.log" kbuild "$CACHE/pristine/linux" "$b" -j"$JOBS" olddefconfig prepare
 }
 
 step "checking the series"

@@ -18,11 +18,7 @@ mkdir -p "$out" "$LOGS"
 log=$LOGS/kernel-$name.log
 
 command -v ccache >/dev/null || die "ccache missing (run 'make deps')"
-export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-kmake() {
-	make -C "$src" O="$out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
-}
+kmake() { kbuild "$src" "$out" "$@"; }
 
 # Regenerate .config only when a fragment changed, so rebuilds stay incremental.
 want=$(cat $frags | sha256sum | cut -d' ' -f1)

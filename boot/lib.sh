@@ -37,6 +37,18 @@ load_arch() {
 	BUILD=$CACHE/build/$ARCH
 }
 
+# kbuild SRC OUT MAKE-ARGS...: kernel make for the loaded arch, with ccache.
+# Every tree and its build dirs sit at the same depth under $CACHE (linux
+# and build/ARCH), so with CCACHE_BASEDIR the same source compiles to the
+# same ccache key in the patched, pristine and per-prefix trees.
+kbuild() {
+	_src=$1 _out=$2
+	shift 2
+	CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_BASEDIR=$CACHE \
+		make -C "$_src" O="$_out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
+}
+
 # abi_var ABI NAME: the per-ABI setting NAME_ABI from the arch file.
 abi_var() {
 	eval "printf '%s' \"\${$2_$1}\""
