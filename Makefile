@@ -12,7 +12,7 @@ guest = sh boot/tree.sh && for a in $(1); do \
 	sh boot/kernel.sh $$a && sh boot/initramfs.sh $$a || exit 1; done
 # boot SUITE ARCH...: run SUITE on each arch
 boot = for a in $(2); do sh boot/run.sh $$a $(1) || exit 1; done
-verdict = awk -f boot/verdict.awk
+verdict = awk -v known=boot/upstream-known-failures -f boot/verdict.awk
 
 .PHONY: help deps tree kernel initramfs check check-guest check-host \
 	check-series demo shell clean
@@ -20,7 +20,8 @@ verdict = awk -f boot/verdict.awk
 help:
 	@echo 'make demo                  boot every arch and run the samples'
 	@echo 'make check                 everything below, one verdict (the CI test)'
-	@echo '  make check-guest         the guest test suite on every arch and ABI'
+	@echo '  make check-guest         the guest suites on every arch and ABI, and the'
+	@echo '                           pristine-kernel baseline'
 	@echo '  make check-host          series lint: git am, quilt, checkpatch, uapi, sparse;'
 	@echo '                           and the harness self-test'
 	@echo 'make check-series          every prefix of the series builds, every arch'
@@ -46,15 +47,17 @@ check: deps
 	@rm -f $(LOGS)/*-check.log $(LOGS)/host-*.log
 	@$(call guest,$(ARCH))
 	@$(call boot,check,$(ARCH))
+	@for a in $(ARCH); do sh boot/baseline.sh $$a || exit 1; done
 	@sh boot/check-host.sh $(SHELL_ARCH)
 	@echo '== verdict =='
 	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-check.log) $(LOGS)/host-*.log
 
 check-guest: deps
-	@rm -f $(LOGS)/*-check.log
+	@rm -f $(LOGS)/*-check.log $(LOGS)/host-baseline-*.log
 	@$(call guest,$(ARCH))
 	@$(call boot,check,$(ARCH))
-	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-check.log)
+	@for a in $(ARCH); do sh boot/baseline.sh $$a || exit 1; done
+	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-check.log $(LOGS)/host-baseline-$(a).log)
 
 check-host: deps
 	@rm -f $(LOGS)/host-*.log
@@ -68,7 +71,8 @@ check-series: deps
 
 demo: deps
 	@$(call guest,$(ARCH))
-	@$(call boot,demo,$(ARCH))
+	@for a in $(ARCH); do SHOW_TAP=1 sh boot/run.sh $$a demo || exit 1; done
+	@echo '== verdict =='
 	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-demo.log)
 
 shell: deps

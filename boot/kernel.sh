@@ -15,7 +15,7 @@ frags="$TOP/boot/config/common.config $TOP/boot/config/$ARCH.config"
 for f in $frags; do [ -f "$f" ] || die "no config fragment $f"; done
 name=$ARCH${flavour:+-$flavour}
 mkdir -p "$out" "$LOGS"
-log=$LOGS/kernel-$name.log
+log=$LOGS/kernel-$(echo "${out#"$CACHE"/}" | tr / -).log
 
 command -v ccache >/dev/null || die "ccache missing (run 'make deps')"
 kmake() { kbuild "$src" "$out" "$@"; }

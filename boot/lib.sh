@@ -7,6 +7,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 KSRC=$CACHE/linux
 LOGS=$CACHE/logs
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+UPSTREAM_SELFTESTS="pidfd seccomp"
 JOBS=${JOBS:-$(($(nproc) + 1))}
 
 _t0=$(date +%s)
@@ -29,6 +30,7 @@ die() {
 # load_arch ARCH: read the arch's data file (boot/arch/ARCH.conf).
 load_arch() {
 	ARCH=$1
+	export ARCH	# for the messages of the scripts it runs
 	_conf=$TOP/boot/arch/$ARCH.conf
 	[ -f "$_conf" ] ||
 		die "unknown ARCH '$ARCH'; known: $(cd "$TOP/boot/arch" && ls | sed 's/\.conf$//' | tr '\n' ' ')"

@@ -4,7 +4,7 @@
 #   the console in $CACHE/logs/ARCH-SUITE.log. Exits 0 once QEMU is done;
 #   boot/verdict.awk judges the log. SUITE 'shell' is interactive.
 #   ACCEL=kvm|tcg skips the KVM probe; KERNEL_IMAGE, INITRAMFS and RUN_LOG
-#   override the defaults.
+#   override the defaults; SHOW_TAP=1 shows the tests' TAP as it comes.
 set -eu
 . "$(dirname "$0")/lib.sh"
 load_arch "${1:?usage: $0 ARCH SUITE [TIMEOUT]}"
@@ -34,7 +34,7 @@ choose_accel() {
 	[ -z "${ACCEL:-}" ] || { echo "$ACCEL"; return; }
 	[ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] || { echo tcg; return; }
 	memo=$CACHE/accel-$ARCH
-	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ] || [ "$initrd" -nt "$memo" ]; then
+	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ]; then
 		if qemu kvm probe stdio timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" </dev/null 2>&1 |
 			grep -q '^@@@ DONE'; then
 			echo kvm >"$memo"
@@ -61,12 +61,15 @@ fi
 step "booting suite '$suite' (timeout ${timeout} s, log: $log)"
 echo "@@@ RUN arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$log"
 rc_file=$log.rc
+cr=$(printf '\r')
 {
 	rc=0
 	qemu "$accel" "$suite" stdio timeout -k 5 "$timeout" </dev/null 2>&1 || rc=$?
 	echo "$rc" >"$rc_file"
-} | tee -a "$log" | tr -d '\r' | while IFS= read -r line; do
+} | tee -a "$log" | while IFS= read -r line; do
+	line=${line%"$cr"}
 	case $line in
+	'ok '* | 'not ok '* | '# '[!\ ]*) [ -z "${SHOW_TAP:-}" ] || step "  $line" ;;
 	'@@@ END '*) set -- $line; step "  $3/$4: ${5#status=}" ;;
 	'@@@ INIT '*) step "  ${line#@@@ INIT }" ;;
 	esac

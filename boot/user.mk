@@ -4,6 +4,7 @@
 #   PROGS += name
 #   name_SRC := dir/name.c [more.c]
 #   name_CFLAGS / name_LDLIBS (optional)
+#   SCRIPTS += dir/script.sh
 
 ABI ?= $(error ABI not set)
 OUT ?= $(error OUT not set)
@@ -19,7 +20,7 @@ hello_SRC := boot/guest/hello.c
 harness-selftest_SRC := boot/guest/harness-selftest.c
 include $(wildcard */guest.mk)
 
-all: $(addprefix $(OUT)/,$(PROGS))
+all: $(addprefix $(OUT)/,$(PROGS) $(notdir $(SCRIPTS)))
 
 define prog
 $(OUT)/$(1): $$($(1)_SRC) $$(HEADERS) boot/user.mk
@@ -27,6 +28,14 @@ $(OUT)/$(1): $$($(1)_SRC) $$(HEADERS) boot/user.mk
 	$$(CC) $$(CFLAGS) $$($(1)_CFLAGS) -o $$@ $$(filter %.c,$$($(1)_SRC)) $$($(1)_LDLIBS)
 endef
 $(foreach p,$(PROGS),$(eval $(call prog,$(p))))
+
+# Scripts (SCRIPTS += dir/name.sh) are installed as they are.
+define script
+$(OUT)/$(notdir $(1)): $(1)
+	@mkdir -p $$(@D)
+	install -m 0755 $$< $$@
+endef
+$(foreach s,$(SCRIPTS),$(eval $(call script,$(s))))
 
 .PHONY: all
 .DELETE_ON_ERROR:

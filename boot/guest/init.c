@@ -227,6 +227,11 @@ int main(void)
 	mount_fs("proc", "/proc", 0);
 	mount_fs("sysfs", "/sys", 0);
 	mount_fs("devtmpfs", "/dev", 0);
+	/* What udev would add, and kselftest's runner writes to. */
+	symlink("/proc/self/fd", "/dev/fd");
+	symlink("/proc/self/fd/0", "/dev/stdin");
+	symlink("/proc/self/fd/1", "/dev/stdout");
+	symlink("/proc/self/fd/2", "/dev/stderr");
 	mount_fs("tmpfs", "/tmp", 0);
 	mount_fs("tmpfs", "/run", 0);
 	loopback_up();

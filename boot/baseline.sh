@@ -1,0 +1,65 @@
+#!/bin/sh
+# boot/baseline.sh ARCH
+#   Build the pristine kernel (no series) for ARCH, boot it with the same
+#   initramfs and suite as the patched one, and check, as TAP in
+#   $CACHE/logs/host-baseline-ARCH.log, that:
+#   - the PIDFD_IOCTL_GETFD suite fails there, with ENOTTY, on every ABI;
+#   - the upstream kselftests that fail there are exactly the ones listed
+#     in boot/upstream-known-failures, and no others fail on the patched
+#     kernel.
+set -eu
+. "$(dirname "$0")/lib.sh"
+load_arch "${1:?usage: $0 ARCH}"
+src=$CACHE/pristine/linux
+out=$CACHE/pristine/build/$ARCH
+patched=$LOGS/$ARCH-check.log
+pristine=$LOGS/$ARCH-baseline.log
+[ -f "$patched" ] || die "no $patched: run the patched suite first"
+
+sh "$TOP/boot/tree.sh" worktree "$src" pristine
+KERNEL_SRC=$src KERNEL_BUILD=$out sh "$TOP/boot/kernel.sh" "$ARCH"
+KERNEL_IMAGE=$out/$KIMAGE RUN_LOG=$pristine sh "$TOP/boot/run.sh" "$ARCH" check
+
+# upstream_failures LOG: "DIR:TEST" of every upstream test that failed.
+upstream_failures() {
+	tr -d '\r' <"$1" | sed -n 's/^not ok [0-9]* selftests: \([^:]*\): \([^ ]*\).*/\1:\2/p' |
+		grep -v ':pidfd_getfd_ioctl_test$' | sort -u
+}
+
+listed() {
+	sed -e 's/#.*//' "$TOP/boot/upstream-known-failures" |
+		awk -v a="$ARCH" '$1 == a { print $2 }' | sort -u
+}
+
+ioctl_suite_fails_with_enotty() {
+	rc=0
+	for abi in $ABIS; do
+		sect=$(tr -d '\r' <"$pristine" | sed -n "/^@@@ BEGIN $abi pidfd_getfd_ioctl\$/,/^@@@ END $abi pidfd_getfd_ioctl /p")
+		nok=$(printf '%s\n' "$sect" | grep -c '^not ok ' || true)
+		ok=$(printf '%s\n' "$sect" | grep -c '^ok ' || true)
+		enotty=$(printf '%s\n' "$sect" | grep -c "($(printf '%d' 25))" || true)
+		echo "$abi on the pristine kernel: $ok passed, $nok failed, $enotty ENOTTY (25) results"
+		[ "$nok" -gt 0 ] && [ "$enotty" -gt 0 ] || rc=1
+	done
+	return $rc
+}
+
+pristine_failures_are_the_listed_ones() {
+	upstream_failures "$pristine" >"$LOGS/baseline-$ARCH.fails"
+	listed >"$LOGS/baseline-$ARCH.listed"
+	echo "pristine kernel: $(wc -l <"$LOGS/baseline-$ARCH.fails") upstream failures; listed: $(wc -l <"$LOGS/baseline-$ARCH.listed")"
+	diff "$LOGS/baseline-$ARCH.listed" "$LOGS/baseline-$ARCH.fails" | sed -n 's/^< /listed but passes on the pristine kernel: /p; s/^> /fails on the pristine kernel but not listed: /p'
+	cmp -s "$LOGS/baseline-$ARCH.listed" "$LOGS/baseline-$ARCH.fails"
+}
+
+patched_failures_are_known() {
+	upstream_failures "$patched" >"$LOGS/patched-$ARCH.fails"
+	echo "patched kernel: $(wc -l <"$LOGS/patched-$ARCH.fails") upstream failures"
+	! listed | comm -13 - "$LOGS/patched-$ARCH.fails" | sed 's/^/fails only with the series: /' | grep .
+}
+
+host_begin "$LOGS/host-baseline-$ARCH.log" baseline
+host_case baseline "$ARCH-the-ioctl-suite-fails-with-enotty-on-the-pristine-kernel" ioctl_suite_fails_with_enotty
+host_case baseline "$ARCH-upstream-failures-on-the-pristine-kernel-are-the-listed-ones" pristine_failures_are_the_listed_ones
+host_case baseline "$ARCH-no-upstream-test-fails-only-with-the-series" patched_failures_are_known
+host_end
