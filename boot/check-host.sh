@@ -67,6 +67,25 @@ added_files_are_maintained() {
 	return $rc
 }
 
+# The repo's copies of what the series adds, and the files in the patched
+# tree: one source, so any difference is drift.
+sources_match_the_series() {
+	rc=0
+	for pair in selftests/pidfd_getfd_ioctl_test.c:tools/testing/selftests/pidfd/pidfd_getfd_ioctl_test.c \
+		samples/seccomp/user-trap.c:samples/seccomp/user-trap.c \
+		samples/seccomp/user-trap-helper.c:samples/seccomp/user-trap-helper.c \
+		samples/seccomp/user-trap-helper.h:samples/seccomp/user-trap-helper.h \
+		samples/seccomp/user-trap-pidfd.c:samples/seccomp/user-trap-pidfd.c; do
+		if cmp -s "$TOP/${pair%%:*}" "$KSRC/${pair#*:}"; then
+			echo "same: ${pair%%:*}"
+		else
+			diff -u "$KSRC/${pair#*:}" "$TOP/${pair%%:*}" | head -n 20
+			rc=1
+		fi
+	done
+	return $rc
+}
+
 uapi_copy_identical() {
 	diff -u "$KSRC/include/uapi/linux/pidfd.h" "$TOP/uapi/linux/pidfd.h"
 }
@@ -104,6 +123,7 @@ for p in $(series_patches); do
 done
 host_case series "every-added-file-has-a-maintainers-entry" added_files_are_maintained
 host_case series "uapi-linux-pidfd.h-is-the-patched-tree's" uapi_copy_identical
+host_case series "selftests-and-samples-are-the-patched-tree's" sources_match_the_series
 command -v sparse >/dev/null || die "sparse missing (make deps)"
 prepare_sparse_pristine
 for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do

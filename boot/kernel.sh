@@ -31,7 +31,7 @@ if [ "$(cat "$out/.fragments.stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.
 	echo "$want" >"$out/.fragments.stamp"
 fi
 
-step "building $name $KTARGET (-j$JOBS, log: $log)"
-run_logged "$log" kmake -j"$JOBS" "$KTARGET"
+step "building $name $KTARGET and samples/seccomp (-j$JOBS, log: $log)"
+run_logged "$log" kmake -j"$JOBS" "$KTARGET" samples/seccomp/
 [ -f "$out/$KIMAGE" ] || die "no $out/$KIMAGE after the build"
 done_step "kernel $name ready: $out/$KIMAGE"

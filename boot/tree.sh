@@ -41,33 +41,38 @@ apply() {
 	[ "$(cat "$CACHE/series.stamp" 2>/dev/null)" = "$want" ] && return 0
 	step "applying kernel-patches/series ($(series_patches | wc -l) patches)"
 	rm -f "$CACHE/series.stamp"
-	git am --abort >/dev/null 2>&1 || true
-	# Only files the series touches change, so the O= builds stay warm.
-	git checkout -q -f -B series pristine
+	# Apply in a scratch work tree, then move the build tree to the result:
+	# git touches only the files that differ, so builds stay incremental.
+	scratch=$CACHE/wt/apply
+	worktree "$scratch" pristine
 	for p in $(series_patches); do
 		[ -f "$PATCHES/$p" ] || die "kernel-patches/series names $p, which does not exist"
-		if ! git am -q --whitespace=error-all "$PATCHES/$p" >"$LOGS/git-am.log" 2>&1; then
+		if ! command git -C "$scratch" am -q --whitespace=error-all "$PATCHES/$p" >"$LOGS/git-am.log" 2>&1; then
 			cat "$LOGS/git-am.log" >&2
-			git am --abort >/dev/null 2>&1 || true
+			command git -C "$scratch" am --abort >/dev/null 2>&1 || true
 			die "patch $p does not apply with git am (log: $LOGS/git-am.log)"
 		fi
 	done
+	git checkout -q -f -B series "$(command git -C "$scratch" rev-parse HEAD)"
 	echo "$want" >"$CACHE/series.stamp"
 	done_step "series applied: $(git rev-parse --short HEAD)"
+}
+
+# worktree DIR REV: a second work tree of the repo at REV (detached).
+worktree() {
+	if [ ! -d "$1" ]; then
+		git worktree prune
+		git worktree add -q --detach "$1" "$2"
+	fi
+	command git -C "$1" am --abort >/dev/null 2>&1 || true
+	command git -C "$1" checkout -q -f --detach "$2"
 }
 
 mkdir -p "$CACHE" "$LOGS"
 [ -d "$KSRC/.git" ] || extract
 case "${1:-}" in
 '') apply ;;
-worktree)
-	dir=$2 rev=$3
-	if [ ! -d "$dir" ]; then
-		git worktree prune
-		git worktree add -q --detach "$dir" "$rev"
-	fi
-	command git -C "$dir" checkout -q -f --detach "$rev"
-	;;
+worktree) worktree "$2" "$3" ;;
 am)
 	# am DIR PATCH: apply one patch in a work tree made by 'worktree'.
 	command git -C "$2" am -q --whitespace=error-all "$3" || {

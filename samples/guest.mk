@@ -6,3 +6,4 @@ bind-supervisor_SRC := samples/bind-supervisor/bind-supervisor.c \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
 try-bind_SRC := samples/bind-supervisor/try-bind.c
 SCRIPTS += samples/samples-test.sh
+try-bind_CFLAGS := -pthread

@@ -84,6 +84,14 @@ check "bind-supervisor: an AF_UNIX bind goes on to the kernel" \
 check "bind-supervisor: a grandchild's bind is supervised too" \
 	expect_out 0 "bind tcp:444 as uid 1000: ok" \
 	./bind-supervisor --user 1000 --allow tcp:444 -- sh -c './try-bind tcp 444; exit $?'
+check "bind-supervisor: a bind from a second thread is supervised too" \
+	expect_out 0 "bind tcp:445 as uid 1000: ok" \
+	./bind-supervisor --user 1000 --allow tcp:445 -- ./try-bind --thread tcp 445
+check "bind-supervisor: concurrent binds from several processes are all answered" \
+	expect_out 0 "bind tcp:448 as uid 1000: ok" \
+	./bind-supervisor --user 1000 --allow tcp:446 --allow tcp:447 --allow tcp:448 -- \
+	sh -c './try-bind tcp 446 & a=$!; ./try-bind tcp 447 & b=$!; ./try-bind tcp 448 & c=$!;
+		wait $a && wait $b && wait $c'
 check "bind-supervisor: exits with the program's exit status" \
 	expect_out 7 "" ./bind-supervisor --user 1000 -- sh -c 'exit 7'
 

@@ -647,6 +647,7 @@ TEST(fetches_from_a_multi_threaded_target)
 	if (pid == 0) {
 		pthread_t threads[4];
 
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (int i = 0; i < 4; i++)
 			if (pthread_create(&threads[i], NULL, sleeper, NULL))
 				_exit(1);
@@ -673,6 +674,7 @@ TEST(fetches_from_a_multi_threaded_target)
 static int sleeps(void *arg)
 {
 	(void)arg;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	for (;;)
 		pause();
 	return 0;

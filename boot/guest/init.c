@@ -125,13 +125,24 @@ static void run_test(const char *abi, char **argv, unsigned int timeout,
 	}
 	setpgid(pid, pid);
 
+	/*
+	 * As init, reap every orphan while waiting: tests leave some, and an
+	 * unreaped zombie still answers kill(pid, 0), which keeps busybox
+	 * timeout's watcher (and the pipe it holds) around.
+	 */
 	timed_out = 0;
 	alarm(timeout);
-	while (waitpid(pid, &wstatus, 0) < 0) {
-		if (errno != EINTR) {
+	for (;;) {
+		pid_t w = waitpid(-1, &wstatus, 0);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno == ECHILD) {
 			snprintf(status, len, "waitpid:%s", strerror(errno));
 			return;
 		}
+		if (w > 0 || errno != EINTR)
+			continue;
 		if (timed_out) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &wstatus, 0);

@@ -26,7 +26,7 @@
 
 #define SUPERVISOR_PORT 4998
 
-static int child(int sk)
+static int sandboxed(int sk)
 {
 	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(80) };
 	struct sockaddr_un un = { .sun_family = AF_UNIX };
@@ -150,7 +150,7 @@ int main(void)
 	}
 	if (pid == 0) {
 		close(sk_pair[0]);
-		exit(child(sk_pair[1]));
+		exit(sandboxed(sk_pair[1]));
 	}
 	close(sk_pair[1]);
 
