@@ -46,7 +46,7 @@ choose_accel() {
 }
 
 accel=$(choose_accel)
-if [ "$accel" = tcg ] && [ "$KVM_USABLE" = probe ] && [ -z "${ACCEL:-}" ]; then
+if [ "$accel" = tcg ] && [ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] && [ -z "${ACCEL:-}" ]; then
 	step "accelerator: tcg (a KVM guest did not boot in ${KVM_PROBE_TIMEOUT:-20} s)" >&2
 else
 	step "accelerator: $accel" >&2
