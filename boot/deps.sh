@@ -12,8 +12,10 @@ PACKAGES="
 	gcc-i686-linux-gnu libc6-dev-i386-cross
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	qemu-system-x86 qemu-system-arm
+	libcap-dev libcap-dev:arm64
 "
-# Foreign-arch packages that are unpacked into the cache, not installed.
+# dpkg architectures for foreign packages: libcap-dev:arm64 (the seccomp
+# kselftests link it) and busybox-static:arm64 (unpacked into the cache).
 FOREIGN_ARCHES="arm64"
 
 missing=

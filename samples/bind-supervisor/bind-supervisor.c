@@ -121,6 +121,43 @@ static void parse_user(const char *user, uid_t *uid, gid_t *gid)
 	*gid = pw ? pw->pw_gid : (gid_t)n;
 }
 
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_I386
+#elif defined(__arm__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_ARM
+#else
+#error "bind-supervisor: add this architecture's AUDIT_ARCH_*"
+#endif
+
+/*
+ * Trap bind() of our own ABI only: syscall numbers mean other things in
+ * another ABI (49 is bind on x86_64 but geteuid on i386). A program of
+ * another ABI, or one whose libc binds through socketcall(2), is not
+ * trapped: it has no capabilities, so the kernel refuses its privileged
+ * binds (EACCES) and it gets nothing it could not have anyway.
+ */
+static int trap_bind(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_bind, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {
+		.len = sizeof(filter) / sizeof(filter[0]),
+		.filter = filter,
+	};
+
+	return seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+}
+
 static int is_allowed(int type, unsigned short port)
 {
 	for (int i = 0; i < nallowed; i++)
@@ -146,7 +183,7 @@ static void run_child(int sk, uid_t uid, gid_t gid, char **argv)
 		perror("bind-supervisor: prctl(PR_SET_NO_NEW_PRIVS)");
 		_exit(126);
 	}
-	listener = user_trap_syscall(__NR_bind, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	listener = trap_bind();
 	if (listener < 0) {
 		perror("bind-supervisor: seccomp(SECCOMP_SET_MODE_FILTER)");
 		_exit(126);
