@@ -126,9 +126,9 @@ static void run_test(const char *abi, char **argv, unsigned int timeout,
 	setpgid(pid, pid);
 
 	/*
-	 * As init, reap every orphan while waiting: tests leave some, and an
-	 * unreaped zombie still answers kill(pid, 0), which keeps busybox
-	 * timeout's watcher (and the pipe it holds) around.
+	 * Reap every orphan while waiting, as an init must: tests leave some,
+	 * and kselftest's runner (under busybox timeout) hung on the pristine
+	 * kernel while their zombies piled up.
 	 */
 	timed_out = 0;
 	alarm(timeout);
