@@ -11,7 +11,9 @@ out=$TOP/kernel-patches
 old=$(mktemp)
 cp "$out/0000-cover-letter.patch" "$old"
 rm -f "$out"/0*.patch
-git -C "$dir" format-patch -q --cover-letter --no-signature --zero-commit -o "$out" "$base..HEAD"
+# The cover letter's From: is the series' author, not whoever runs this.
+git -C "$dir" -c user.name="$(git -C "$dir" log -1 --format=%an)" \
+	-c user.email="$(git -C "$dir" log -1 --format=%ae)" format-patch -q --cover-letter --no-signature --zero-commit -o "$out" "$base..HEAD"
 python3 - "$old" "$out/0000-cover-letter.patch" <<'PY'
 import re, sys
 old, new = open(sys.argv[1]).read(), open(sys.argv[2]).read()
