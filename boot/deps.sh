@@ -6,8 +6,8 @@ set -eu
 
 PACKAGES="
 	linux-source-6.1 xz-utils
-	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod
-	perl python3 sparse quilt groff-base
+	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod rsync
+	perl python3 python3-docutils sparse quilt groff-base man-db gnuplot-nox
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	gcc-i686-linux-gnu libc6-dev-i386-cross
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross

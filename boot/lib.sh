@@ -8,6 +8,7 @@ KSRC=$CACHE/linux
 LOGS=$CACHE/logs
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 UPSTREAM_SELFTESTS="pidfd seccomp"
+KSELFTEST_TIMEOUT=600	# per upstream test; see boot/initramfs.sh
 JOBS=${JOBS:-$(($(nproc) + 1))}
 
 _t0=$(date +%s)

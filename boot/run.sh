@@ -3,14 +3,16 @@
 #   Boot ARCH's kernel and initramfs in QEMU running boot/suites/SUITE, with
 #   the console in $CACHE/logs/ARCH-SUITE.log. Exits 0 once QEMU is done;
 #   boot/verdict.awk judges the log. SUITE 'shell' is interactive.
-#   ACCEL=kvm|tcg skips the KVM probe; KERNEL_IMAGE, INITRAMFS and RUN_LOG
-#   override the defaults; SHOW_TAP=1 shows the tests' TAP as it comes.
+#   ACCEL=kvm|tcg skips the KVM probe; FLAVOUR=debug boots the kernel
+#   boot/kernel.sh ARCH debug built; KERNEL_IMAGE, INITRAMFS, GUEST_MEM and
+#   RUN_LOG override the defaults; SHOW_TAP=1 shows the tests' TAP as it comes.
 set -eu
 . "$(dirname "$0")/lib.sh"
 load_arch "${1:?usage: $0 ARCH SUITE [TIMEOUT]}"
 suite=${2:?usage: $0 ARCH SUITE [TIMEOUT]}
 timeout=${3:-${BOOT_TIMEOUT:-900}}
-image=${KERNEL_IMAGE:-$BUILD/$KIMAGE}
+image=${KERNEL_IMAGE:-$BUILD${FLAVOUR:+-$FLAVOUR}/$KIMAGE}
+mem=${GUEST_MEM:-$QEMU_MEM}
 initrd=${INITRAMFS:-$CACHE/initramfs-$ARCH.cpio}
 log=${RUN_LOG:-$LOGS/$ARCH-$suite.log}
 [ -f "$image" ] || die "no kernel image $image (make kernel ARCH=$ARCH)"
@@ -22,9 +24,9 @@ mkdir -p "$LOGS"
 qemu() {
 	_accel=$1 _suite=$2 _serial=$3
 	shift 3
-	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
+	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$mem" \
 		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite ${KERNEL_CMDLINE:-}" \
+		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite ${KERNEL_ARGS:-} ${KERNEL_CMDLINE:-}" \
 		-display none -monitor none -serial "$_serial" -no-reboot
 }
 
@@ -33,7 +35,7 @@ qemu() {
 choose_accel() {
 	[ -z "${ACCEL:-}" ] || { echo "$ACCEL"; return; }
 	[ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] || { echo tcg; return; }
-	memo=$CACHE/accel-$ARCH
+	memo=$CACHE/accel-$ARCH${FLAVOUR:+-$FLAVOUR}
 	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ]; then
 		if qemu kvm probe stdio timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" </dev/null 2>&1 |
 			grep -q '^@@@ DONE'; then

@@ -10,6 +10,9 @@ ABI ?= $(error ABI not set)
 OUT ?= $(error OUT not set)
 KSRC ?= $(error KSRC not set)
 
+# guest.mk files may add rules (generated sources): 'all' stays the goal.
+.DEFAULT_GOAL := all
+
 CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static \
 	-Iuapi
 HEADERS := $(wildcard uapi/linux/*.h)
@@ -18,6 +21,7 @@ PROGS := init hello harness-selftest
 init_SRC := boot/guest/init.c
 hello_SRC := boot/guest/hello.c
 harness-selftest_SRC := boot/guest/harness-selftest.c
+SCRIPTS := boot/guest/debug-checks.sh
 include $(wildcard */guest.mk)
 
 all: $(addprefix $(OUT)/,$(PROGS) $(notdir $(SCRIPTS)))

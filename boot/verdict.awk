@@ -132,9 +132,10 @@ function upstream_name(l) {
 
 smp != "" && index($0, smp) { smp_seen = 1 }
 
-# The kernel must not complain, on the console or in the dumped log.
+# The kernel must not complain, on the console or in the dumped log; on
+# debug kernels that includes KASAN, lockdep, RCU and kmemleak reports.
 # Test diagnostics ('# ...') are not the kernel's.
-!/^#/ && /Oops|BUG:|WARNING:|Kernel panic|Call Trace|general protection fault/ {
+!/^#/ && /Oops|BUG:|WARNING:|Kernel panic|Call Trace|general protection fault|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU|turning off the locking correctness validator|unreferenced object|suspected memory leak/ {
 	line = $0
 	sub(/^<[0-9]+>/, "", line)
 	sub(/^\[ *[0-9.]+\] */, "", line)

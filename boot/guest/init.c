@@ -10,7 +10,8 @@
  *
  *	NAME ABIS TIMEOUT COMMAND [ARG...]
  *
- * ABIS is "all" or "native" (the first ABI in /etc/abis); COMMAND is
+ * ABIS is "all", "native" (the first ABI in /etc/abis) or "last" (once,
+ * after every ABI's earlier tests: in the last ABI's pass); COMMAND is
  * looked up in /abi/ABI/bin unless it is an absolute path; TIMEOUT is in
  * seconds, 0 for none.
  */
@@ -200,7 +201,8 @@ static void run_suite(const char *suite)
 
 			if (line[0] == '#' || split(line, w, MAX_ARGS + 3) < 4)
 				continue;
-			if (!strcmp(w[1], "native") && a > 0)
+			if ((!strcmp(w[1], "native") && a > 0) ||
+			    (!strcmp(w[1], "last") && a < nabis - 1))
 				continue;
 			say("@@@ BEGIN %s %s\n", abis[a], w[0]);
 			run_test(abis[a], &w[3], (unsigned int)atoi(w[2]),
@@ -243,6 +245,9 @@ int main(void)
 	symlink("/proc/self/fd/0", "/dev/stdin");
 	symlink("/proc/self/fd/1", "/dev/stdout");
 	symlink("/proc/self/fd/2", "/dev/stderr");
+	/* Only debug kernels have it: kmemleak and fault injection live there. */
+	if (access("/sys/kernel/debug", F_OK) == 0)
+		mount_fs("debugfs", "/sys/kernel/debug", 0);
 	mount_fs("tmpfs", "/tmp", 0);
 	mount_fs("tmpfs", "/run", 0);
 	loopback_up();
