@@ -6,6 +6,9 @@ ARCH ?= x86_64 arm64
 export PIDFD_GETFD_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pidfd-getfd
 LOGS := $(PIDFD_GETFD_CACHE)/logs
 SHELL_ARCH := $(firstword $(ARCH))
+# The debug kernel is built for x86_64 only unless ARCH is given: see
+# docs/harness.md for the time each arch adds to CI.
+DEBUG_ARCH := $(if $(filter command line environment,$(origin ARCH)),$(ARCH),x86_64)
 
 # guest ARCH...: kernel + initramfs for each arch
 guest = sh boot/tree.sh && for a in $(1); do \
@@ -15,7 +18,7 @@ boot = for a in $(2); do sh boot/run.sh $$a $(1) || exit 1; done
 verdict = awk -v known=boot/upstream-known-failures -f boot/verdict.awk
 
 .PHONY: help deps tree kernel initramfs check check-guest check-host \
-	check-series demo shell clean
+	check-series check-debug bench bench-plot demo shell clean
 
 help:
 	@echo 'make demo                  boot every arch and run the samples'
@@ -25,6 +28,10 @@ help:
 	@echo '  make check-host          series lint: git am, quilt, checkpatch, uapi, sparse;'
 	@echo '                           and the harness self-test'
 	@echo 'make check-series          every prefix of the series builds, every arch'
+	@echo 'make check-debug           KASAN/lockdep/kmemleak/fault-injection kernel:'
+	@echo '                           selftests, stress, fail-nth sweeps (x86_64)'
+	@echo 'make bench                 the benchmark on every arch and ABI, tables + CSV'
+	@echo 'make bench-plot            docs/benchmarks.png from the last bench CSV'
 	@echo 'make shell                 an interactive busybox shell in the guest'
 	@echo 'make kernel / initramfs    just build them'
 	@echo 'make deps                  install missing Debian packages (apt-get)'
@@ -68,6 +75,23 @@ check-host: deps
 check-series: deps
 	@sh boot/tree.sh && sh boot/check-series.sh $(ARCH)
 	@$(verdict) $(LOGS)/series.log
+
+check-debug: deps
+	@rm -f $(foreach a,$(DEBUG_ARCH),$(LOGS)/$(a)-debug.log)
+	@sh boot/tree.sh && for a in $(DEBUG_ARCH); do \
+		sh boot/kernel.sh $$a debug && sh boot/initramfs.sh $$a || exit 1; done
+	@for a in $(DEBUG_ARCH); do \
+		FLAVOUR=debug GUEST_MEM=1G sh boot/run.sh $$a debug 5400 || exit 1; done
+	@echo '== verdict (debug kernels) =='
+	@$(verdict) $(foreach a,$(DEBUG_ARCH),$(LOGS)/$(a)-debug.log)
+
+bench: deps
+	@$(call guest,$(ARCH))
+	@$(call boot,bench,$(ARCH))
+	@sh boot/bench-report.sh $(ARCH)
+
+bench-plot: deps
+	@sh boot/bench-plot.sh docs/benchmarks.png
 
 demo: deps
 	@$(call guest,$(ARCH))

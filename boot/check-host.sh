@@ -1,8 +1,10 @@
 #!/bin/sh
 # boot/check-host.sh ARCH
 #   Checks that need no guest test, as TAP in $CACHE/logs/host-*.log:
-#   the series (git am, quilt, checkpatch, uapi copy, sparse) and the
-#   harness itself (a failing and a hung guest, a dropped config option).
+#   the series (git am, quilt, checkpatch, uapi copy, sparse), the docs
+#   (man page lint, errno lists against the selftests, cover letter and
+#   kernel doc) and the harness itself (a failing and a hung guest, a
+#   dropped config option).
 #   ARCH's kernel and initramfs must be built.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -129,6 +131,69 @@ prepare_sparse_pristine
 for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do
 	host_case sparse "$f" sparse_adds_nothing "$f"
 done
+host_end
+
+# --- the documentation -----------------------------------------------------
+
+MAN=$TOP/docs/man/PIDFD_IOCTL_GETFD.2const
+RST=Documentation/userspace-api/pidfd-getfd.rst
+
+man_page_lints_clean() {
+	groff -man -ww -z "$MAN" >"$LOGS/man-lint" 2>&1
+	MANWIDTH=80 man -l "$MAN" 2>>"$LOGS/man-lint" >"$LOGS/man-rendered"
+	cat "$LOGS/man-lint"
+	echo "rendered: $(wc -l <"$LOGS/man-rendered") lines"
+	[ ! -s "$LOGS/man-lint" ] && [ -s "$LOGS/man-rendered" ]
+}
+
+rst_page_is_valid() {
+	/usr/bin/python3 - "$KSRC/$RST" <<'PY'
+import sys, docutils.core
+docutils.core.publish_file(source_path=sys.argv[1], writer_name='null',
+                           settings_overrides={'report_level': 1, 'halt_level': 1})
+print(sys.argv[1] + ': no docutils messages')
+PY
+	grep -qx "   pidfd-getfd" "$KSRC/Documentation/userspace-api/index.rst" ||
+		{ echo "$RST is not in the userspace-api index"; return 1; }
+}
+
+# Each document's list of errnos, one per line, sorted.
+man_errnos() { sed -n '/^\.SH ERRORS/,/^\.SH /s/^\.B \(E[A-Z0-9]*\)$/\1/p' "$MAN" | sort -u; }
+rst_errnos() { sed -n 's/^``\(E[A-Z0-9]*\)``.*/\1/p' "$KSRC/$RST" | sort -u; }
+cover_errnos() {
+	awk '/^Errors$/ { f = 1; next } f && /^$/ && n++ { exit } f && $NF ~ /^E[A-Z0-9]+$/ { print $NF }' \
+		"$TOP/kernel-patches/0000-cover-letter.patch" | sort -u
+}
+# What the selftests assert: errno names on their EXPECT/ASSERT lines. ENXIO
+# is the contrast case, open(2) of /proc/PID/fd/N of a socket, not the ioctl.
+selftest_errnos() {
+	sed -n 's/^#define[[:space:]]\{1,\}\(E[A-Z0-9]*\)[[:space:]].*/\1/p' \
+		/usr/include/asm-generic/errno-base.h /usr/include/asm-generic/errno.h | sort -u >"$LOGS/errno-names"
+	grep -hE '(EXPECT|ASSERT)_[A-Z]+\(' "$TOP/selftests/pidfd_getfd_ioctl_test.c" \
+		"$TOP/selftests/pidfd_getfd_fault_test.c" | grep -oE '\<E[A-Z0-9]+\>' |
+		sort -u | comm -12 - "$LOGS/errno-names" | grep -vx ENXIO
+}
+
+errnos_match() { # NAME-A FUNC-A NAME-B FUNC-B
+	$2 >"$LOGS/errnos-a"
+	$4 >"$LOGS/errnos-b"
+	echo "$1: $(tr '\n' ' ' <"$LOGS/errnos-a")"
+	echo "$3: $(tr '\n' ' ' <"$LOGS/errnos-b")"
+	[ -s "$LOGS/errnos-a" ] || { echo "$1 lists no errno"; return 1; }
+	diff "$LOGS/errnos-a" "$LOGS/errnos-b" | sed -n -e "s/^< /only in $1: /p" -e "s/^> /only in $3: /p"
+	cmp -s "$LOGS/errnos-a" "$LOGS/errnos-b"
+}
+
+step "checking the documentation"
+host_begin "$LOGS/host-docs.log" docs
+host_case docs "man-page-lints-clean-and-renders" man_page_lints_clean
+host_case docs "userspace-api-page-is-valid-rest-in-the-index" rst_page_is_valid
+host_case docs "man-page-errors-are-what-the-selftests-assert" \
+	errnos_match "man page" man_errnos "selftests" selftest_errnos
+host_case docs "man-page-errors-are-the-cover-letters" \
+	errnos_match "man page" man_errnos "cover letter" cover_errnos
+host_case docs "man-page-errors-are-the-userspace-api-pages" \
+	errnos_match "man page" man_errnos "$RST" rst_errnos
 host_end
 
 # --- the harness can fail -------------------------------------------------
