@@ -23,7 +23,7 @@ for a in "$@"; do
 		/^@@@ BEGIN / && $4 == "bench" { abi = $3; cs = "?"; next }
 		/^@@@ END / { abi = ""; next }
 		abi == "" { next }
-		/^# clocksource: / { cs = $3; print ""; print "-- " arch "/" abi ", " $0; next }
+		/^# clocksource: / { cs = $3; print ""; print "-- " arch "/" abi ", " substr($0, 3); next }
 		/^# csv,/ {
 			sub(/^# csv,/, "")
 			print arch "," abi "," accel "," cs "," $0 >>csv
