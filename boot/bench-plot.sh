@@ -36,6 +36,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set logscale y
+set yrange [0.05:*]
 set ylabel "ratio to base (log scale); base rows are ioctl, fds_10, callers_1, threads_1"
 set xtics rotate by -30
 set key top left

@@ -36,4 +36,7 @@ mv "$csv.tmp" "$csv"
 echo
 echo "CSV: $csv"
 # The benchmark's own TAP (every method ran, the clocksource is not jiffies).
-awk -f "$TOP/boot/verdict.awk" $logs | tail -n 1
+rc=0
+awk -f "$TOP/boot/verdict.awk" $logs >"$csv.verdict" || rc=$?
+tail -n 1 "$csv.verdict"
+[ "$rc" = 0 ] || die "the benchmark failed (log:$logs)"

@@ -57,6 +57,18 @@ abi_var() {
 	eval "printf '%s' \"\${$2_$1}\""
 }
 
+# host_tsc_khz: the host's TSC rate in kHz (boot/host/tsc-khz.c, built once).
+host_tsc_khz() {
+	_tool=$CACHE/host/tsc-khz
+	if [ ! -x "$_tool" ] || [ "$TOP/boot/host/tsc-khz.c" -nt "$_tool" ]; then
+		mkdir -p "$CACHE/host"
+		gcc -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
+			-o "$_tool" "$TOP/boot/host/tsc-khz.c" ||
+			die "cannot build boot/host/tsc-khz.c (an x86 host is needed to boot x86_64 with tsc_early_khz)"
+	fi
+	"$_tool" || die "cannot measure the host's TSC rate"
+}
+
 # run_logged LOG CMD...: run CMD with its output in LOG; on failure show
 # the end of LOG and name it.
 run_logged() {

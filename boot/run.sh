@@ -19,6 +19,12 @@ log=${RUN_LOG:-$LOGS/$ARCH-$suite.log}
 [ -f "$initrd" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH)"
 [ -f "$TOP/boot/suites/$suite" ] || die "no suite boot/suites/$suite"
 mkdir -p "$LOGS"
+case ${KERNEL_ARGS:-} in
+*@HOST_TSC_KHZ@*)
+	khz=$(host_tsc_khz)
+	KERNEL_ARGS=$(echo "$KERNEL_ARGS" | sed "s/@HOST_TSC_KHZ@/$khz/g")
+	;;
+esac
 
 # qemu ACCEL SUITE SERIAL [WRAPPER...]: run QEMU (under WRAPPER, e.g. timeout).
 qemu() {

@@ -3,8 +3,9 @@
  * What it costs to take one fd from a running process and close it:
  * PIDFD_IOCTL_GETFD against pidfd_getfd(2), a local dup(), an SCM_RIGHTS
  * round trip from a cooperating process and a ptrace stop/resume cycle;
- * and how the ioctl scales with the target's fd count, with concurrent
- * callers and with the target's thread count.
+ * how the ioctl scales with the target's fd count, with concurrent callers
+ * and with the target's thread count; and, from calls that fail early on
+ * purpose, where the ioctl's time goes beyond pidfd_getfd(2)'s.
  *
  * The methods are interleaved in every round, after a warm-up round that
  * also sizes each method's batch to take at least the target time; each
@@ -271,6 +272,40 @@ static int op_fds_1000(void) { return close(ioctl_getfd(&many_fds[0])); }
 static int op_fds_100000(void) { return close(ioctl_getfd(&many_fds[1])); }
 static int op_threads_16(void) { return close(ioctl_getfd(&threaded)); }
 
+/*
+ * Calls that stop early with an errno, to split up the ioctl's cost:
+ * pidfd_getfd(2) rejects bad flags before it looks at the pidfd (a bare
+ * system call); an unknown pidfd ioctl comes back from the pidfd handler's
+ * switch (the ioctl dispatch); bad flags in the args come back once the
+ * args are copied in, just before the lookup pidfd_getfd(2) also does.
+ */
+static int fails_with(int ret, int err)
+{
+	return ret == -1 && errno == err ? 0 : -1;
+}
+
+static int op_syscall_einval(void)
+{
+	return fails_with(sys_pidfd_getfd(plain.pidfd, plain.fd, ~0U), EINVAL);
+}
+
+static int op_ioctl_enotty(void)
+{
+	struct pidfd_getfd_args args = { .size = sizeof(args), .fd = plain.fd };
+
+	return fails_with(ioctl(plain.pidfd, _IOWR('p', 0xcf, struct pidfd_getfd_args),
+				&args), ENOTTY);
+}
+
+static int op_ioctl_einval(void)
+{
+	struct pidfd_getfd_args args = {
+		.size = sizeof(args), .fd = plain.fd, .flags = 1U << 31,
+	};
+
+	return fails_with(ioctl(plain.pidfd, PIDFD_IOCTL_GETFD, &args), EINVAL);
+}
+
 static int op_ptrace(void)
 {
 	int status;
@@ -298,6 +333,9 @@ static struct method methods[] = {
 	{ "dup", "dup() + close, local", op_dup, .base = "ioctl" },
 	{ "scm_rights", "SCM_RIGHTS round trip + close", op_scm, .base = "ioctl" },
 	{ "ptrace_cycle", "SEIZE+INTERRUPT+wait+DETACH", op_ptrace, .base = "ioctl" },
+	{ "syscall_only", "pidfd_getfd(2), bad flags", op_syscall_einval, .base = "ioctl" },
+	{ "dispatch", "ioctl, unknown pidfd command", op_ioctl_enotty, .base = "ioctl" },
+	{ "args_copied", "ioctl, bad flags in args", op_ioctl_einval, .base = "ioctl" },
 	{ "fds_10", "ioctl, target has 10 fds", op_ioctl, .base = "fds_10" },
 	{ "fds_1000", "ioctl, target has 1,000 fds", op_fds_1000, .base = "fds_10" },
 	{ "fds_100000", "ioctl, target has 100,000 fds", op_fds_100000, .base = "fds_10" },
