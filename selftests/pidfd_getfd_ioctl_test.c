@@ -517,6 +517,28 @@ TEST_F(target, an_unknown_command_is_enotty)
 	EXPECT_EQ(ENOTTY, errno);
 }
 
+/* Errors: the pidfd */
+
+TEST_F(target, the_command_on_a_file_that_is_not_a_pidfd_is_enotty)
+{
+	int memfd = memfd_create("not-a-pidfd", MFD_CLOEXEC);
+
+	ASSERT_GE(memfd, 0);
+	EXPECT_EQ(-1, getfd(memfd, self->t.memfd, 0));
+	EXPECT_EQ(ENOTTY, errno);
+	close(memfd);
+}
+
+TEST_F(target, a_closed_pidfd_is_ebadf)
+{
+	int pidfd = dup(self->pidfd);
+
+	ASSERT_GE(pidfd, 0);
+	ASSERT_EQ(0, close(pidfd));
+	EXPECT_EQ(-1, getfd(pidfd, self->t.memfd, 0));
+	EXPECT_EQ(EBADF, errno);
+}
+
 /* Errors: the target's fd */
 
 TEST_F(target, an_fd_not_open_in_the_target_is_ebadf)
