@@ -6,20 +6,47 @@
  * median, or an error if they disagree by more than 0.1%.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <x86intrin.h>
 
+static double ns(const struct timespec *t)
+{
+	return t->tv_sec * 1e9 + t->tv_nsec;
+}
+
+/*
+ * A TSC reading and the time it was taken at, between two clock reads:
+ * a reading that was preempted (the two clock reads 10 us apart or more)
+ * is taken again, so that one interrupted read cannot spoil a sample.
+ */
+static void stamp(unsigned long long *tsc, double *when)
+{
+	struct timespec a, b;
+
+	for (int try = 0; try < 1000; try++) {
+		clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+		*tsc = __rdtsc();
+		clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+		if (ns(&b) - ns(&a) < 10000) {
+			*when = (ns(&a) + ns(&b)) / 2;
+			return;
+		}
+	}
+	fprintf(stderr, "tsc-khz: every clock read took 10 us or more\n");
+	exit(1);
+}
+
 static double sample_khz(void)
 {
-	struct timespec t0, t1, nap = { 0, 100 * 1000 * 1000 };
+	struct timespec nap = { 0, 100 * 1000 * 1000 };
 	unsigned long long c0, c1;
+	double t0, t1;
 
-	clock_gettime(CLOCK_MONOTONIC_RAW, &t0);
-	c0 = __rdtsc();
+	stamp(&c0, &t0);
 	nanosleep(&nap, NULL);
-	clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
-	c1 = __rdtsc();
-	return (c1 - c0) / ((t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+	stamp(&c1, &t1);
+	return (c1 - c0) / ((t1 - t0) / 1e6);
 }
 
 int main(void)
