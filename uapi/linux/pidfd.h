@@ -11,16 +11,18 @@
 #define PIDFD_NONBLOCK O_NONBLOCK
 
 /* Flags for PIDFD_IOCTL_GETFD. */
-#define PIDFD_GETFD_CLOEXEC (1 << 0)	/* the new fd gets FD_CLOEXEC */
+#define PIDFD_GETFD_CLOEXEC (1U << 0)	/* the new fd gets FD_CLOEXEC */
 
 /**
  * struct pidfd_getfd_args - arguments of PIDFD_IOCTL_GETFD
- * @size:  sizeof(struct pidfd_getfd_args) the caller was built with
+ * @size:  sizeof(struct pidfd_getfd_args) the caller was built with; must
+ *         equal the size encoded in the ioctl command
  * @fd:    file descriptor number in the process the pidfd refers to
  * @flags: PIDFD_GETFD_* flags
  *
- * Later versions may only append fields.  The kernel accepts a larger
- * @size as long as every byte it does not know is zero.
+ * The size bits of PIDFD_IOCTL_GETFD are the struct's version.  Later
+ * versions may only append fields; the kernel accepts a larger struct as
+ * long as every byte it does not know is zero.
  */
 struct pidfd_getfd_args {
 	__u32 size;
@@ -31,6 +33,6 @@ struct pidfd_getfd_args {
 #define PIDFD_GETFD_ARGS_SIZE_VER0 12	/* sizeof first published struct */
 
 #define PIDFD_IOC_MAGIC 'p'
-#define PIDFD_IOCTL_GETFD _IOWR(PIDFD_IOC_MAGIC, 0xb0, struct pidfd_getfd_args)
+#define PIDFD_IOCTL_GETFD _IOW(PIDFD_IOC_MAGIC, 0xb0, struct pidfd_getfd_args)
 
 #endif /* _UAPI_LINUX_PIDFD_H */
