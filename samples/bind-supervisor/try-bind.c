@@ -1,89 +1,247 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * try-bind [--thread] FAMILY PORT: bind one socket and say what happened,
- * for the bind-supervisor tests. FAMILY is tcp, udp, tcp6 or unix (PORT
- * ignored); --thread binds from a second thread. Exits 0 if bind()
- * succeeded, 1 if it failed, 2 on bad arguments.
+ * try-bind [MODE] PROTO PORT: bind one socket and say what happened, for
+ * the bind-supervisor tests; some modes are what a hostile program would
+ * do. Exits 0 if bind() succeeded, 1 if it failed, 2 on bad arguments,
+ * 3 if this ABI or kernel cannot do what was asked (the test skips).
+ *
+ * PROTO: tcp udp tcp6 udplite sctp mptcp unix (PORT ignored)
+ * MODE:
+ *   --thread         bind from a second thread
+ *   --leader-exit    bind from a second thread after main() pthread_exit()ed
+ *   --own-files      bind a UDP socket at fd N from a thread with its own fd
+ *                    table (unshare(CLONE_FILES)); the leader's fd N is TCP
+ *   --len N          pass N as addrlen
+ *   --len24          tcp6 with the 24-byte (RFC 2133) sockaddr_in6
+ *   --unspec         AF_UNSPEC with INADDR_ANY, on an AF_INET socket
+ *   --socketcall     bind through socketcall(SYS_BIND) (i386)
+ *   --badfd          pass fd 1000, which is not open
+ *   --storm N        N binds under a SIGURG storm; each bind()'s result must
+ *                    agree with getsockname()
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/net.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-static int try_bind(const char *family, const char *portarg)
-{
-	struct sockaddr_storage ss = { 0 };
-	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-	struct sockaddr_un *un = (struct sockaddr_un *)&ss;
-	int s, port = atoi(portarg);
-	socklen_t len;
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
 
-	if (!strcmp(family, "tcp") || !strcmp(family, "udp")) {
-		in->sin_family = AF_INET;
-		in->sin_port = htons(port);
-		in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		len = sizeof(*in);
-		s = socket(AF_INET, family[0] == 't' ? SOCK_STREAM : SOCK_DGRAM, 0);
-	} else if (!strcmp(family, "tcp6")) {
+static const char *mode = "", *proto, *portarg;
+static int addrlen, len_given;
+
+static int make_socket(const char *p, struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_un *un = (struct sockaddr_un *)ss;
+	int port = atoi(portarg);
+
+	memset(ss, 0, sizeof(*ss));
+	in->sin_port = htons(port);	/* sin6_port is at the same offset */
+	if (!strcmp(p, "tcp6")) {
 		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(port);
 		in6->sin6_addr = in6addr_loopback;
-		len = sizeof(*in6);
-		s = socket(AF_INET6, SOCK_STREAM, 0);
-	} else if (!strcmp(family, "unix")) {
+		*len = strcmp(mode, "--len24") ? sizeof(*in6) : 24;
+		return socket(AF_INET6, SOCK_STREAM, 0);
+	}
+	if (!strcmp(p, "unix")) {
 		un->sun_family = AF_UNIX;
 		snprintf(un->sun_path + 1, sizeof(un->sun_path) - 1, "try-bind-%d", getpid());
-		len = sizeof(*un);
-		s = socket(AF_UNIX, SOCK_STREAM, 0);
-	} else {
-		fprintf(stderr, "try-bind: unknown family '%s'\n", family);
-		return 2;
+		*len = sizeof(*un);
+		return socket(AF_UNIX, SOCK_STREAM, 0);
 	}
-	if (s < 0) {
-		perror("try-bind: socket");
-		return 1;
-	}
-	if (bind(s, (struct sockaddr *)&ss, len)) {
-		printf("bind %s:%s as uid %d: %s\n", family, portarg, getuid(), strerror(errno));
-		return 1;
-	}
-	printf("bind %s:%s as uid %d: ok\n", family, portarg, getuid());
-	return 0;
+	in->sin_family = strcmp(mode, "--unspec") ? AF_INET : AF_UNSPEC;
+	in->sin_addr.s_addr = htonl(strcmp(mode, "--unspec") ? INADDR_LOOPBACK : INADDR_ANY);
+	*len = sizeof(*in);
+	if (!strcmp(p, "tcp"))
+		return socket(AF_INET, SOCK_STREAM, 0);
+	if (!strcmp(p, "udp"))
+		return socket(AF_INET, SOCK_DGRAM, 0);
+	if (!strcmp(p, "udplite"))
+		return socket(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE);
+	if (!strcmp(p, "sctp"))
+		return socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	if (!strcmp(p, "mptcp"))
+		return socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP);
+	fprintf(stderr, "try-bind: unknown protocol '%s'\n", p);
+	exit(2);
 }
 
-static char **thread_args;
-static int thread_ret;
-
-static void *bind_thread(void *arg)
+static int do_bind(int s, struct sockaddr_storage *ss, socklen_t len)
 {
-	(void)arg;
-	thread_ret = try_bind(thread_args[0], thread_args[1]);
-	return NULL;
+	if (!strcmp(mode, "--socketcall")) {
+#if defined(__i386__)
+		unsigned long args[3] = { s, (unsigned long)ss, len };
+
+		return syscall(__NR_socketcall, SYS_BIND, args);
+#else
+		printf("try-bind: no socketcall(2) on this ABI\n");
+		exit(3);
+#endif
+	}
+	if (!strcmp(mode, "--badfd"))
+		s = 1000;
+	return bind(s, (struct sockaddr *)ss, len_given ? (socklen_t)addrlen : len);
+}
+
+static int report(int err)
+{
+	printf("bind %s:%s as uid %d: %s\n", proto, portarg, getuid(),
+	       err ? strerror(err) : "ok");
+	return err ? 1 : 0;
+}
+
+static int try_bind(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int s = make_socket(proto, &ss, &len);
+
+	if (s < 0) {
+		printf("try-bind: socket(%s): %s\n", proto, strerror(errno));
+		return errno == EPROTONOSUPPORT || errno == EAFNOSUPPORT ? 3 : 1;
+	}
+	return report(do_bind(s, &ss, len) ? errno : 0);
+}
+
+/* The leader's fd N is a TCP socket; this thread's own fd N is UDP. */
+static int own_files_bind(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int s;
+
+	if (unshare(CLONE_FILES)) {
+		perror("try-bind: unshare(CLONE_FILES)");
+		return 1;
+	}
+	s = make_socket("udp", &ss, &len);
+	if (s < 0 || dup2(s, 100) != 100)
+		return 1;
+	return report(do_bind(100, &ss, len) ? errno : 0);
+}
+
+static void on_sigurg(int sig)
+{
+	(void)sig;
+}
+
+/* Binds under a signal storm, as Go's preemption sends SIGURG. */
+static int storm(int n)
+{
+	struct sigaction sa = { .sa_handler = on_sigurg, .sa_flags = SA_RESTART };
+	int bad = 0, okays = 0, one = 1;
+	pid_t parent = getpid(), pid;
+
+	sigaction(SIGURG, &sa, NULL);
+	pid = fork();
+	if (pid == 0)
+		for (;;)
+			kill(parent, SIGURG);
+	for (int i = 0; i < n; i++) {
+		struct sockaddr_storage ss, got;
+		socklen_t len, glen = sizeof(got);
+		int s = make_socket(proto, &ss, &len), r, bound;
+
+		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		r = do_bind(s, &ss, len);
+		if (r)
+			r = errno;
+		getsockname(s, (struct sockaddr *)&got, &glen);
+		bound = ((struct sockaddr_in *)&got)->sin_port != 0;
+		if (bound != !r) {
+			printf("bind %d returned %s but the socket is %sbound\n", i,
+			       r ? strerror(r) : "0", bound ? "" : "not ");
+			bad++;
+		}
+		okays += !r;
+		close(s);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	printf("storm: %d binds to %s:%s, %d succeeded, %d disagree with getsockname()\n",
+	       n, proto, portarg, okays, bad);
+	return bad || okays != n;
+}
+
+/* --leader-exit: wait until the leader is a zombie, then bind. */
+static void wait_for_leader_exit(void)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", getpid());
+	for (int i = 0; i < 500 && state != 'Z'; i++) {
+		usleep(10000);
+		f = fopen(path, "re");
+		if (f && fscanf(f, "%*d %*s %c", &state) != 1)
+			state = 0;
+		if (f)
+			fclose(f);
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	if (!strcmp(mode, "--leader-exit"))
+		wait_for_leader_exit();
+	exit(arg ? own_files_bind() : try_bind());
 }
 
 int main(int argc, char **argv)
 {
 	pthread_t t;
+	int s, n = 0;
 
-	if (argc == 4 && !strcmp(argv[1], "--thread")) {
-		thread_args = &argv[2];
-		if (pthread_create(&t, NULL, bind_thread, NULL) || pthread_join(t, NULL)) {
-			fprintf(stderr, "try-bind: pthread failed\n");
-			return 1;
+	if (argc > 1 && argv[1][0] == '-') {
+		mode = argv[1];
+		argc--, argv++;
+		if (!strcmp(mode, "--len") || !strcmp(mode, "--storm")) {
+			if (argc < 2)
+				return 2;
+			n = atoi(argv[1]);
+			addrlen = n;
+			len_given = !strcmp(mode, "--len");
+			argc--, argv++;
 		}
-		return thread_ret;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: try-bind [--thread] tcp|udp|tcp6|unix PORT\n");
+		fprintf(stderr, "usage: try-bind [MODE] tcp|udp|tcp6|udplite|sctp|mptcp|unix PORT\n");
 		return 2;
 	}
-	return try_bind(argv[1], argv[2]);
+	proto = argv[1];
+	portarg = argv[2];
+	if (!strcmp(mode, "--storm"))
+		return storm(n);
+	if (!strcmp(mode, "--own-files")) {
+		/* the leader's fd 100: a TCP socket */
+		s = socket(AF_INET, SOCK_STREAM, 0);
+		if (s < 0 || dup2(s, 100) != 100)
+			return 1;
+	}
+	if (strcmp(mode, "--thread") && strcmp(mode, "--leader-exit") &&
+	    strcmp(mode, "--own-files"))
+		return try_bind();
+	if (pthread_create(&t, NULL, thread_main, strcmp(mode, "--own-files") ? NULL : &t)) {
+		fprintf(stderr, "try-bind: pthread_create failed\n");
+		return 1;
+	}
+	if (!strcmp(mode, "--leader-exit"))
+		pthread_exit(NULL);
+	pthread_join(t, NULL);
+	return 1;
 }

@@ -69,7 +69,14 @@ int recv_fd(int sock)
 		return -1;
 	}
 
+	/* The sender may have exited without sending anything (EOF). */
 	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_level != SOL_SOCKET ||
+	    cmsg->cmsg_type != SCM_RIGHTS ||
+	    cmsg->cmsg_len != CMSG_LEN(sizeof(int))) {
+		fprintf(stderr, "recvmsg: no file descriptor received\n");
+		return -1;
+	}
 
 	return *((int *)CMSG_DATA(cmsg));
 }

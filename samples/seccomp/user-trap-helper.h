@@ -12,7 +12,10 @@ int seccomp(unsigned int op, unsigned int flags, void *args);
  */
 int user_trap_syscall(int nr, unsigned int flags);
 
-/* Pass one fd over a unix socket with SCM_RIGHTS, and receive it. */
+/*
+ * Pass one fd over a unix socket with SCM_RIGHTS, and receive it; recv_fd()
+ * returns -1 if the peer sent none (it exited first).
+ */
 int send_fd(int sock, int fd);
 int recv_fd(int sock);
 
