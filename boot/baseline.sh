@@ -6,7 +6,9 @@
 #   - the PIDFD_IOCTL_GETFD suite fails there, with ENOTTY, on every ABI;
 #   - the upstream kselftests that fail there are exactly the ones listed
 #     in boot/upstream-known-failures, and no others fail on the patched
-#     kernel.
+#     kernel;
+#   - the samples suite (bind-supervisor and its adversarial tests) passes
+#     there on every ABI, through its pidfd_getfd(2) fallback.
 set -eu
 . "$(dirname "$0")/lib.sh"
 load_arch "${1:?usage: $0 ARCH}"
@@ -58,8 +60,26 @@ patched_failures_are_known() {
 	! listed | comm -13 - "$LOGS/patched-$ARCH.fails" | sed 's/^/fails only with the series: /' | grep .
 }
 
+# The samples section of every ABI: a plan, no failure, and bind-supervisor
+# fell back to pidfd_getfd(2) (there is no PIDFD_IOCTL_GETFD to use here).
+samples_pass_through_the_fallback() {
+	rc=0
+	for abi in $ABIS; do
+		sect=$(tr -d '\r' <"$pristine" | sed -n "/^@@@ BEGIN $abi samples\$/,/^@@@ END $abi samples /p")
+		nok=$(printf '%s\n' "$sect" | grep -c '^not ok ' || true)
+		ok=$(printf '%s\n' "$sect" | grep -c '^ok ' || true)
+		plan=$(printf '%s\n' "$sect" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | tail -n 1)
+		fallback=$(printf '%s\n' "$sect" | grep -c 'fetch method: pidfd_getfd(2)' || true)
+		echo "$abi on the pristine kernel: samples $ok passed, $nok failed, plan ${plan:-none}, pidfd_getfd(2) fallback named $fallback times"
+		printf '%s\n' "$sect" | grep '^not ok ' || true
+		[ "$nok" = 0 ] && [ -n "$plan" ] && [ "$ok" = "$plan" ] && [ "$fallback" -gt 0 ] || rc=1
+	done
+	return $rc
+}
+
 host_begin "$LOGS/host-baseline-$ARCH.log" baseline
 host_case baseline "$ARCH-the-ioctl-suite-fails-with-enotty-on-the-pristine-kernel" ioctl_suite_fails_with_enotty
 host_case baseline "$ARCH-upstream-failures-on-the-pristine-kernel-are-the-listed-ones" pristine_failures_are_the_listed_ones
 host_case baseline "$ARCH-no-upstream-test-fails-only-with-the-series" patched_failures_are_known
+host_case baseline "$ARCH-samples-pass-on-the-pristine-kernel-through-the-fallback" samples_pass_through_the_fallback
 host_end

@@ -450,12 +450,25 @@ static int id_valid(__u64 id)
 	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
 }
 
+/* Copy @len bytes at @addr out of the target, once. */
 static int read_target(pid_t pid, void *buf, size_t len, __u64 addr)
 {
 	struct iovec local = { buf, len };
 	struct iovec remote = { (void *)(uintptr_t)addr, len };
+	char path[64];
+	ssize_t n;
+	FILE *f;
 
-	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
+	if (addr <= UINTPTR_MAX - len)
+		return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
+	/* A 64-bit program under a 32-bit supervisor: beyond our pointers. */
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = pread64(fileno(f), buf, len, (off64_t)addr);
+	fclose(f);
+	return n == (ssize_t)len ? 0 : -1;
 }
 
 static const struct rule *find_rule(int type, int protocol, unsigned short port)

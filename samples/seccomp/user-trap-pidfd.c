@@ -2,8 +2,9 @@
 /*
  * A seccomp supervisor that does a sandboxed child's bind() for it: the
  * child binds a TCP socket to port 80 and an AF_UNIX socket; the parent
- * takes the TCP socket out of the child with PIDFD_IOCTL_GETFD, binds it to
- * 127.0.0.1:4998 itself, and lets the AF_UNIX bind go on to the kernel.
+ * reads the address, lets the AF_UNIX bind go on to the kernel, and for the
+ * AF_INET one takes the socket out of the child with PIDFD_IOCTL_GETFD and
+ * binds it to 127.0.0.1:4998 itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <linux/pidfd.h>
@@ -83,13 +85,38 @@ static int handle(int listener, struct seccomp_notif *req,
 		.fd = (__u32)req->data.args[0],
 		.flags = PIDFD_GETFD_CLOEXEC,
 	};
-	socklen_t optlen = sizeof(int);
-	int pidfd, fd, domain, ret = -1;
+	struct sockaddr_in want;
+	struct iovec local = { &want, sizeof(want) };
+	struct iovec remote = {
+		(void *)(unsigned long)req->data.args[1], sizeof(want)
+	};
+	int pidfd, fd;
 
 	resp->id = req->id;
+	/*
+	 * Decide on a copy of the address, before taking anything: only an
+	 * AF_INET bind is ours; the kernel does the rest (here, AF_UNIX).
+	 */
+	if ((int)req->data.args[2] < (int)sizeof(want) ||
+	    process_vm_readv(req->pid, &local, 1, &remote, 1, 0) != sizeof(want) ||
+	    want.sin_family != AF_INET) {
+		printf("parent: a bind() that is not AF_INET: let the kernel do it\n");
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		return 0;
+	}
 	pidfd = syscall(__NR_pidfd_open, req->pid, 0);
 	if (pidfd < 0) {
 		perror("parent: pidfd_open");
+		return -1;
+	}
+	/*
+	 * The child may have died and its pid been reused between the
+	 * notification and pidfd_open(): only while the notification is still
+	 * valid does the pidfd refer to the process that trapped.
+	 */
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id)) {
+		perror("parent: SECCOMP_IOCTL_NOTIF_ID_VALID");
+		close(pidfd);
 		return -1;
 	}
 	fd = ioctl(pidfd, PIDFD_IOCTL_GETFD, &args);
@@ -98,26 +125,6 @@ static int handle(int listener, struct seccomp_notif *req,
 		perror("parent: ioctl(PIDFD_IOCTL_GETFD)");
 		return -1;
 	}
-	/*
-	 * The child may have died and its pid been reused between the
-	 * notification and pidfd_open(): only once the notification is still
-	 * valid do we know the fd came from the process that trapped.
-	 */
-	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id)) {
-		perror("parent: SECCOMP_IOCTL_NOTIF_ID_VALID");
-		goto out;
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &optlen)) {
-		perror("parent: getsockopt(SO_DOMAIN)");
-		goto out;
-	}
-	if (domain != AF_INET) {
-		printf("parent: bind() on a socket of family %d: let the kernel do it\n",
-		       domain);
-		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		ret = 0;
-		goto out;
-	}
 	if (bind(fd, (struct sockaddr *)&in, sizeof(in))) {
 		resp->error = -errno;
 		perror("parent: bind");
@@ -125,10 +132,8 @@ static int handle(int listener, struct seccomp_notif *req,
 		printf("parent: bound the child's socket to 127.0.0.1:%d\n",
 		       SUPERVISOR_PORT);
 	}
-	ret = 0;
-out:
 	close(fd);
-	return ret;
+	return 0;
 }
 
 int main(void)
