@@ -33,12 +33,17 @@ listed() {
 		awk -v a="$ARCH" '$1 == a { print $2 }' | sort -u
 }
 
+# section ABI TEST: that test's section of the pristine log; sets ok and nok
+section() {
+	sect=$(tr -d '\r' <"$pristine" | sed -n "/^@@@ BEGIN $1 $2\$/,/^@@@ END $1 $2 /p")
+	nok=$(printf '%s\n' "$sect" | grep -c '^not ok ' || true)
+	ok=$(printf '%s\n' "$sect" | grep -c '^ok ' || true)
+}
+
 ioctl_suite_fails_with_enotty() {
 	rc=0
 	for abi in $ABIS; do
-		sect=$(tr -d '\r' <"$pristine" | sed -n "/^@@@ BEGIN $abi pidfd_getfd_ioctl\$/,/^@@@ END $abi pidfd_getfd_ioctl /p")
-		nok=$(printf '%s\n' "$sect" | grep -c '^not ok ' || true)
-		ok=$(printf '%s\n' "$sect" | grep -c '^ok ' || true)
+		section "$abi" pidfd_getfd_ioctl
 		enotty=$(printf '%s\n' "$sect" | grep -c "($(printf '%d' 25))" || true)
 		echo "$abi on the pristine kernel: $ok passed, $nok failed, $enotty ENOTTY (25) results"
 		[ "$nok" -gt 0 ] && [ "$enotty" -gt 0 ] || rc=1
@@ -65,9 +70,7 @@ patched_failures_are_known() {
 samples_pass_through_the_fallback() {
 	rc=0
 	for abi in $ABIS; do
-		sect=$(tr -d '\r' <"$pristine" | sed -n "/^@@@ BEGIN $abi samples\$/,/^@@@ END $abi samples /p")
-		nok=$(printf '%s\n' "$sect" | grep -c '^not ok ' || true)
-		ok=$(printf '%s\n' "$sect" | grep -c '^ok ' || true)
+		section "$abi" samples
 		plan=$(printf '%s\n' "$sect" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | tail -n 1)
 		fallback=$(printf '%s\n' "$sect" | grep -c 'fetch method: pidfd_getfd(2)' || true)
 		echo "$abi on the pristine kernel: samples $ok passed, $nok failed, plan ${plan:-none}, pidfd_getfd(2) fallback named $fallback times"

@@ -20,7 +20,7 @@ for a in "$@"; do
 	[ "$accel" = kvm ] ||
 		echo "   (TCG emulates the CPU: absolute times mean little, the ratios are what count)"
 	tr -d '\r' <"$log" | awk -v arch="$a" -v accel="$accel" -v csv="$csv.tmp" '
-		/^@@@ BEGIN / && $4 == "bench" { abi = $3; cs = "?"; next }
+		/^@@@ BEGIN / && ($4 == "bench" || $4 == "bind-bench") { abi = $3; cs = "?"; next }
 		/^@@@ END / { abi = ""; next }
 		abi == "" { next }
 		/^# clocksource: / { cs = $3; print ""; print "-- " arch "/" abi ", " substr($0, 3); next }

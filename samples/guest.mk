@@ -1,5 +1,6 @@
 # Guest programs from samples/ (see boot/user.mk).
-PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind supervise-test
+PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind supervise-test \
+	bind-bench
 user-trap-pidfd_SRC := samples/seccomp/user-trap-pidfd.c samples/seccomp/user-trap-helper.c \
 	samples/seccomp/user-trap-helper.h
 bind-supervisor_SRC := samples/bind-supervisor/bind-supervisor.c \
@@ -12,6 +13,7 @@ tty-inject_SRC := samples/bind-supervisor/tty-inject.c
 run-as_SRC := samples/bind-supervisor/run-as.c
 slow-bind_SRC := samples/bind-supervisor/slow-bind.c
 slow-bind_CFLAGS := -pthread
+bind-bench_SRC := samples/bind-supervisor/bind-bench.c
 supervise-test_SRC := samples/bind-supervisor/supervise-test.c \
 	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h
 SCRIPTS += samples/samples-test.sh

@@ -20,26 +20,19 @@ say() { echo "# $*"; }
 
 echo "TAP version 13"
 
-# expect_out STATUS PATTERN CMD...: CMD exits STATUS and prints PATTERN
-expect_out() {
-	want=$1 pattern=$2
-	shift 2
+# expect_out STATUS PATTERN CMD...: CMD exits STATUS and prints PATTERN;
+# expect_not STATUS PATTERN CMD...: CMD exits STATUS and never prints it
+expect_out() { expect 1 "$@"; }
+expect_not() { expect 0 "$@"; }
+expect() {
+	present=$1 want=$2 pattern=$3
+	shift 3
 	out=$("$@" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | sed 's/^/#   /'
 	[ "$rc" -eq "$want" ] || { say "exit status $rc, wanted $want"; return 1; }
-	printf '%s\n' "$out" | grep -q -- "$pattern" || { say "no '$pattern' in the output"; return 1; }
-}
-
-# expect_not STATUS PATTERN CMD...: CMD exits STATUS and never prints PATTERN
-expect_not() {
-	want=$1 pattern=$2
-	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
-	printf '%s\n' "$out" | sed 's/^/#   /'
-	[ "$rc" -eq "$want" ] || { say "exit status $rc, wanted $want"; return 1; }
-	! printf '%s\n' "$out" | grep -q -- "$pattern" || { say "'$pattern' in the output"; return 1; }
+	if printf '%s\n' "$out" | grep -q -- "$pattern"; then found=1; else found=0; fi
+	[ "$found" = "$present" ] || { say "'$pattern' found $found times, wanted $present"; return 1; }
 }
 
 # check_or_skip NAME STATUS PATTERN CMD...: like check with expect_out, but
