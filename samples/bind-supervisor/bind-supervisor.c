@@ -343,9 +343,8 @@ static void drop_privileges(const struct user *u)
 }
 
 /* Runs in the child: become the user, trap bind(), hand over the listener. */
-static void run_child(int sk, const struct user *u, char **argv)
+static void run_child(int sk, const struct user *u, pid_t parent, char **argv)
 {
-	pid_t parent = getppid();
 	sigset_t none;
 	int fd;
 
@@ -756,7 +755,7 @@ int main(int argc, char **argv)
 	int i, sk[2], sigfd, pidfd, ret;
 	struct user u;
 	sigset_t mask;
-	pid_t child;
+	pid_t child, self = getpid();
 
 	read_unpriv_start();
 	i = parse_args(argc, argv, &u);
@@ -783,7 +782,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (child == 0)
-		run_child(sk[1], &u, &argv[i]);
+		run_child(sk[1], &u, self, &argv[i]);
 	close(sk[1]);
 	/* Our unreaped child: its pid cannot have been reused yet. */
 	pidfd = syscall(__NR_pidfd_open, child, 0);
