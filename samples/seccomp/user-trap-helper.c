@@ -69,7 +69,14 @@ int recv_fd(int sock)
 		return -1;
 	}
 
+	/* A peer that exits before sending closes the socket: no message. */
 	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_level != SOL_SOCKET ||
+	    cmsg->cmsg_type != SCM_RIGHTS ||
+	    cmsg->cmsg_len != CMSG_LEN(sizeof(int))) {
+		fprintf(stderr, "recvmsg: no file descriptor received\n");
+		return -1;
+	}
 
 	return *((int *)CMSG_DATA(cmsg));
 }
