@@ -7,13 +7,15 @@ set -eu
 PACKAGES="
 	linux-source-6.1 xz-utils
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod rsync
-	perl python3 python3-docutils sparse quilt groff-base man-db gnuplot-nox
+	perl python3 python3-docutils python3-ply python3-git sparse quilt groff-base man-db gnuplot-nox
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	gcc-i686-linux-gnu libc6-dev-i386-cross
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	qemu-system-x86 qemu-system-arm
 	libcap-dev libcap-dev:arm64
 "
+# python3-ply and python3-git: checkpatch runs scripts/spdxcheck.py with
+# them, and without them silently skips the SPDX check.
 # dpkg architectures for foreign packages: libcap-dev:arm64 (the seccomp
 # kselftests link it) and busybox-static:arm64 (unpacked into the cache).
 FOREIGN_ARCHES="arm64"

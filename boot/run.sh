@@ -80,6 +80,7 @@ cr=$(printf '\r')
 	'ok '* | 'not ok '* | '# '[!\ ]*) [ -z "${SHOW_TAP:-}" ] || step "  $line" ;;
 	'@@@ END '*) set -- $line; step "  $3/$4: ${5#status=}" ;;
 	'@@@ INIT '*) step "  ${line#@@@ INIT }" ;;
+	'@@@ STRAY '*) step "  left behind: ${line#@@@ STRAY }" ;;
 	esac
 done
 rc=$(cat "$rc_file")

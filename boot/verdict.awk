@@ -92,6 +92,9 @@ FNR == 1 {
 }
 
 /^@@@ DONE/ { done = 1; next }
+# "@@@ STRAY ABI TEST pid=N ppid=N state=S comm=NAME": the guest init found
+# a process TEST left behind, and killed it.
+/^@@@ STRAY / { failure(arch "/" $3, $4 ": left a process behind: " substr($0, index($0, "pid="))); next }
 /^@@@ HOST / { failure(arch, substr($0, 10)); next }
 
 insection && /^1\.\.[0-9]+/ {

@@ -292,8 +292,8 @@ static int op_syscall_einval(void)
 static int op_ioctl_enotty(void)
 {
 	struct pidfd_getfd_args args = { .size = sizeof(args), .fd = plain.fd };
-	/* The last number of the range reserved for pidfd ioctls: unassigned. */
-	unsigned int unknown = _IOWR(PIDFD_IOC_MAGIC, 0xcf, struct pidfd_getfd_args);
+	/* Our number with the wrong direction: the handler says ENOTTY. */
+	unsigned int unknown = _IOWR(PIDFD_IOC_MAGIC, 0xb0, struct pidfd_getfd_args);
 
 	return fails_with(ioctl(plain.pidfd, unknown, &args), ENOTTY);
 }

@@ -2,9 +2,16 @@
 /*
  * PIDFD_IOCTL_GETFD: take a file from another process through its pidfd.
  *
- * Every case forks a target that holds a few files and obeys one-byte
- * commands on a control socket; the test (run as root) fetches the
- * target's files and checks what it gets, or the errno it gets.
+ * Most cases fork a target that holds a few files and obeys one-byte
+ * commands on a control socket (fixture "target"); the test fetches the
+ * target's files and checks what it gets, or the errno it gets.  The
+ * cases that change uids or Yama's ptrace_scope need root and are skipped
+ * without it.
+ *
+ * No case leaves a process behind, whatever fails: a "target" exits when
+ * its control socket closes, "child" fixtures kill their child in the
+ * teardown, and the children that could outlive a test process killed
+ * before its teardown ask for SIGKILL when it dies (fork_child()).
  */
 
 #define _GNU_SOURCE
@@ -15,6 +22,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +70,25 @@ static int sys_kcmp(pid_t pid1, pid_t pid2, int type, unsigned long idx1,
 	return syscall(__NR_kcmp, pid1, pid2, type, idx1, idx2);
 }
 
+/*
+ * fork() for a child that must not outlive the test: it is killed when the
+ * test process dies, and exits at once if that happened before it could
+ * ask to be.
+ */
+static pid_t fork_child(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+		_exit(1);
+	return pid;
+}
+
+static bool is_root(void)
+{
+	return geteuid() == 0;
+}
+
 static int getfd(int pidfd, __u32 fd, __u32 flags)
 {
 	struct pidfd_getfd_args args = {
@@ -73,10 +100,26 @@ static int getfd(int pidfd, __u32 fd, __u32 flags)
 	return ioctl(pidfd, PIDFD_IOCTL_GETFD, &args);
 }
 
-/* The errno of a call that was expected to fail, or 0 if it succeeded. */
-static int getfd_errno(int pidfd, void *args)
+/*
+ * PIDFD_IOCTL_GETFD as a program built with a @size-byte struct issues it:
+ * the size bits of the command are the version of the struct.
+ */
+static unsigned long getfd_cmd(unsigned int size)
 {
-	int fd = ioctl(pidfd, PIDFD_IOCTL_GETFD, args);
+	return _IOC(_IOC_WRITE, PIDFD_IOC_MAGIC, _IOC_NR(PIDFD_IOCTL_GETFD), size);
+}
+
+/* Whether a write command of @size bytes can be expressed at all. */
+static bool encodable(unsigned long size)
+{
+	return _IOC_SIZE(getfd_cmd(size)) == size &&
+	       _IOC_DIR(getfd_cmd(size)) == _IOC_WRITE;
+}
+
+/* The errno of a call that was expected to fail, or 0 if it succeeded. */
+static int cmd_errno(int pidfd, unsigned long cmd, void *args)
+{
+	int fd = ioctl(pidfd, cmd, args);
 
 	if (fd >= 0) {
 		close(fd);
@@ -85,9 +128,14 @@ static int getfd_errno(int pidfd, void *args)
 	return errno;
 }
 
+static int getfd_errno(int pidfd, void *args)
+{
+	return cmd_errno(pidfd, PIDFD_IOCTL_GETFD, args);
+}
+
 static int lowest_free_fd(void)
 {
-	int fd = dup(0);
+	int fd = sys_open("/", O_RDONLY);
 
 	if (fd >= 0)
 		close(fd);
@@ -130,6 +178,7 @@ FIXTURE(target)
 	struct target_files t;
 	int peer;
 	int eof_r;
+	int saved_scope;	/* Yama's ptrace_scope to restore, or -1 */
 };
 
 static int become(uid_t uid)
@@ -141,7 +190,6 @@ static void target_loop(const struct target_files *t, int ctl)
 {
 	unsigned char c, reply;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	while (read(ctl, &c, 1) == 1) {
 		reply = 0;
 		switch (c) {
@@ -197,7 +245,8 @@ FIXTURE_SETUP(target)
 	self->eof_r = e[0];
 	self->t.eof_w = e[1];
 
-	self->pid = fork();
+	self->saved_scope = -1;
+	self->pid = fork_child();
 	ASSERT_GE(self->pid, 0);
 	if (self->pid == 0) {
 		close(sv[0]);
@@ -218,10 +267,15 @@ FIXTURE_SETUP(target)
 	ASSERT_GE(self->pidfd, 0);
 }
 
+static int read_scope(void);
+static int write_scope(int scope);
+
 FIXTURE_TEARDOWN(target)
 {
 	int status;
 
+	if (self->saved_scope >= 0)
+		EXPECT_EQ(0, write_scope(self->saved_scope));
 	close(self->ctl);
 	close(self->pidfd);
 	close(self->peer);
@@ -331,33 +385,11 @@ TEST_F(target, the_new_fd_is_the_lowest_free_one)
 	close(higher);
 }
 
-/* Errors: the arguments */
-
-TEST_F(target, size_zero_is_einval)
-{
-	struct pidfd_getfd_args args = { .size = 0, .fd = self->t.memfd };
-
-	EXPECT_EQ(EINVAL, getfd_errno(self->pidfd, &args));
-}
-
-TEST_F(target, size_11_is_einval)
-{
-	struct pidfd_getfd_args args = { .size = 11, .fd = self->t.memfd };
-
-	EXPECT_EQ(EINVAL, getfd_errno(self->pidfd, &args));
-}
-
-TEST_F(target, size_12_is_the_first_version)
-{
-	struct pidfd_getfd_args args = { .size = 12, .fd = self->t.memfd };
-
-	EXPECT_EQ(PIDFD_GETFD_ARGS_SIZE_VER0, sizeof(args));
-	EXPECT_EQ(0, getfd_errno(self->pidfd, &args));
-}
+/* Errors: the arguments; the size bits of the command are the version */
 
 /*
- * A larger struct, as a later version would pass: args at the start of a
- * page-aligned, zeroed buffer of two pages.
+ * A @size-byte struct, as a later version would pass: args at the start of
+ * a page-aligned, zeroed buffer of two pages.
  */
 static unsigned char *big_args(int fd, __u32 size)
 {
@@ -372,69 +404,121 @@ static unsigned char *big_args(int fd, __u32 size)
 	return buf;
 }
 
-static int big_errno(int pidfd, int fd, __u32 size, size_t dirty)
+/*
+ * The errno of a command of @cmd_size bytes whose args say @args_size; a
+ * byte at @dirty (if not 0) is not zero.
+ */
+static int sized_errno(int pidfd, int fd, unsigned int cmd_size,
+		       __u32 args_size, size_t dirty)
 {
-	unsigned char *buf = big_args(fd, size);
+	unsigned char *buf = big_args(fd, args_size);
 	int err;
 
 	if (!buf)
 		return -1;
 	if (dirty)
 		buf[dirty] = 1;
-	err = getfd_errno(pidfd, buf);
+	err = cmd_errno(pidfd, getfd_cmd(cmd_size), buf);
 	munmap(buf, 2 * sysconf(_SC_PAGESIZE));
 	return err;
 }
 
-TEST_F(target, size_13_with_a_zero_tail_succeeds)
+TEST_F(target, size_12_is_the_first_version)
 {
-	EXPECT_EQ(0, big_errno(self->pidfd, self->t.memfd, 13, 0));
+	struct pidfd_getfd_args args = { .size = 12, .fd = self->t.memfd };
+
+	EXPECT_EQ(PIDFD_GETFD_ARGS_SIZE_VER0, sizeof(args));
+	EXPECT_EQ(PIDFD_GETFD_ARGS_SIZE_VER0, _IOC_SIZE(PIDFD_IOCTL_GETFD));
+	EXPECT_EQ(_IOC_WRITE, _IOC_DIR(PIDFD_IOCTL_GETFD));
+	EXPECT_EQ('p', _IOC_TYPE(PIDFD_IOCTL_GETFD));
+	EXPECT_EQ(0xb0, _IOC_NR(PIDFD_IOCTL_GETFD));
+#if _IOC_WRITE == 1U && _IOC_SIZEBITS == 14	/* x86, arm, and most others */
+	EXPECT_EQ(0x400c70b0, PIDFD_IOCTL_GETFD);
+#endif
+	EXPECT_EQ(0, getfd_errno(self->pidfd, &args));
 }
 
-TEST_F(target, size_13_with_a_non_zero_tail_is_e2big)
+TEST_F(target, a_command_of_size_0_is_einval)
 {
-	EXPECT_EQ(E2BIG, big_errno(self->pidfd, self->t.memfd, 13, 12));
+	EXPECT_EQ(EINVAL, sized_errno(self->pidfd, self->t.memfd, 0, 0, 0));
 }
 
-TEST_F(target, size_64_with_a_zero_tail_succeeds)
+TEST_F(target, a_command_of_size_11_is_einval)
 {
-	EXPECT_EQ(0, big_errno(self->pidfd, self->t.memfd, 64, 0));
+	EXPECT_EQ(EINVAL, sized_errno(self->pidfd, self->t.memfd, 11, 11, 0));
 }
 
-TEST_F(target, size_64_with_a_non_zero_last_byte_is_e2big)
+TEST_F(target, a_command_of_size_13_with_a_zero_tail_succeeds)
 {
-	EXPECT_EQ(E2BIG, big_errno(self->pidfd, self->t.memfd, 64, 63));
+	EXPECT_EQ(0, sized_errno(self->pidfd, self->t.memfd, 13, 13, 0));
 }
 
-TEST_F(target, size_page_size_with_a_zero_tail_succeeds)
+TEST_F(target, a_command_of_size_13_with_a_non_zero_tail_is_e2big)
 {
-	EXPECT_EQ(0, big_errno(self->pidfd, self->t.memfd, sysconf(_SC_PAGESIZE), 0));
+	EXPECT_EQ(E2BIG, sized_errno(self->pidfd, self->t.memfd, 13, 13, 12));
 }
 
-TEST_F(target, size_page_size_plus_one_is_e2big)
-{
-	EXPECT_EQ(E2BIG, big_errno(self->pidfd, self->t.memfd, sysconf(_SC_PAGESIZE) + 1, 0));
-}
-
-TEST_F(target, size_0xffffffff_is_e2big)
-{
-	EXPECT_EQ(E2BIG, big_errno(self->pidfd, self->t.memfd, 0xffffffff, 0));
-}
-
-TEST_F(target, a_command_with_a_larger_size_still_reaches_the_handler)
+TEST_F(target, a_later_16_byte_struct_with_a_zero_tail_gets_the_file)
 {
 	struct {
 		struct pidfd_getfd_args args;
 		__u32 later_field;
 	} v1 = { { .size = sizeof(v1), .fd = self->t.memfd }, 0 };
-	unsigned long cmd = _IOWR(PIDFD_IOC_MAGIC, 0xb0, v1);
 	int fd;
 
-	ASSERT_NE(PIDFD_IOCTL_GETFD, cmd);
-	fd = ioctl(self->pidfd, cmd, &v1);
+	ASSERT_EQ(16, sizeof(v1));
+	fd = ioctl(self->pidfd, _IOW(PIDFD_IOC_MAGIC, 0xb0, v1), &v1);
 	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
 	EXPECT_TRUE(same_file(self->pid, fd, self->t.memfd));
 	close(fd);
+}
+
+TEST_F(target, a_command_of_size_16_with_a_non_zero_tail_is_e2big)
+{
+	EXPECT_EQ(E2BIG, sized_errno(self->pidfd, self->t.memfd, 16, 16, 15));
+}
+
+TEST_F(target, a_command_of_size_64_with_a_non_zero_last_byte_is_e2big)
+{
+	EXPECT_EQ(E2BIG, sized_errno(self->pidfd, self->t.memfd, 64, 64, 63));
+}
+
+TEST_F(target, a_command_of_page_size_with_a_zero_tail_succeeds)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!encodable(page))
+		SKIP(return, "no ioctl command has a page's size (%ld)", page);
+	EXPECT_EQ(0, sized_errno(self->pidfd, self->t.memfd, page, page, 0));
+}
+
+TEST_F(target, a_command_above_page_size_is_e2big)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!encodable(page + 1))
+		SKIP(return, "no ioctl command is larger than a page (%ld)", page);
+	EXPECT_EQ(E2BIG, sized_errno(self->pidfd, self->t.memfd, page + 1, page + 1, 0));
+}
+
+TEST_F(target, args_size_larger_than_the_commands_is_einval)
+{
+	EXPECT_EQ(EINVAL, sized_errno(self->pidfd, self->t.memfd, 12, 16, 0));
+}
+
+TEST_F(target, args_size_smaller_than_the_commands_is_einval)
+{
+	EXPECT_EQ(EINVAL, sized_errno(self->pidfd, self->t.memfd, 16, 12, 0));
+}
+
+TEST_F(target, a_non_zero_tail_is_e2big_before_the_sizes_are_compared)
+{
+	EXPECT_EQ(E2BIG, sized_errno(self->pidfd, self->t.memfd, 16, 12, 15));
+}
+
+TEST_F(target, args_size_0xffffffff_is_einval)
+{
+	EXPECT_EQ(EINVAL, sized_errno(self->pidfd, self->t.memfd, 12, 0xffffffff, 0));
 }
 
 TEST_F(target, a_null_args_pointer_is_efault)
@@ -452,12 +536,16 @@ TEST_F(target, an_unmapped_args_pointer_is_efault)
 	EXPECT_EQ(EFAULT, getfd_errno(self->pidfd, p));
 }
 
-/* Args whose first @readable bytes end a page followed by a PROT_NONE page. */
-static int straddle_errno(int pidfd, int fd, __u32 size, size_t readable)
+/*
+ * A command of @size bytes whose args (saying @args_size) end, after
+ * @readable bytes, at a PROT_NONE page.
+ */
+static int straddle_errno(int pidfd, int fd, __u32 size, __u32 args_size,
+			  size_t readable)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	unsigned char *buf = big_args(fd, size);
-	struct pidfd_getfd_args args = { .size = size, .fd = fd };
+	unsigned char *buf = big_args(fd, args_size);
+	struct pidfd_getfd_args args = { .size = args_size, .fd = fd };
 	unsigned char *at;
 	int err;
 
@@ -466,24 +554,30 @@ static int straddle_errno(int pidfd, int fd, __u32 size, size_t readable)
 	at = buf + page - readable;
 	memset(buf, 0, page);
 	memcpy(at, &args, readable < sizeof(args) ? readable : sizeof(args));
-	err = getfd_errno(pidfd, at);
+	err = cmd_errno(pidfd, getfd_cmd(size), at);
 	munmap(buf, 2 * page);
 	return err;
 }
 
 TEST_F(target, args_straddling_into_a_prot_none_page_are_efault)
 {
-	EXPECT_EQ(EFAULT, straddle_errno(self->pidfd, self->t.memfd, 12, 8));
+	EXPECT_EQ(EFAULT, straddle_errno(self->pidfd, self->t.memfd, 12, 12, 8));
 }
 
 TEST_F(target, a_tail_straddling_into_a_prot_none_page_is_efault)
 {
-	EXPECT_EQ(EFAULT, straddle_errno(self->pidfd, self->t.memfd, 16, 12));
+	EXPECT_EQ(EFAULT, straddle_errno(self->pidfd, self->t.memfd, 16, 16, 12));
 }
 
 TEST_F(target, args_ending_exactly_at_a_prot_none_page_succeed)
 {
-	EXPECT_EQ(0, straddle_errno(self->pidfd, self->t.memfd, 12, 12));
+	EXPECT_EQ(0, straddle_errno(self->pidfd, self->t.memfd, 12, 12, 12));
+}
+
+TEST_F(target, a_larger_args_size_is_einval_and_not_read_past_the_command)
+{
+	/* args.size 16 in a 12-byte command whose bytes 12-15 are unmapped */
+	EXPECT_EQ(EINVAL, straddle_errno(self->pidfd, self->t.memfd, 12, 16, 12));
 }
 
 TEST_F(target, flag_bit_1_is_einval)
@@ -505,15 +599,23 @@ TEST_F(target, flag_bit_31_is_einval)
 	EXPECT_EQ(EINVAL, getfd_errno(self->pidfd, &args));
 }
 
+TEST_F(target, the_iowr_form_of_the_command_is_enotty)
+{
+	struct pidfd_getfd_args args = { .size = sizeof(args), .fd = self->t.memfd };
+
+	EXPECT_EQ(-1, ioctl(self->pidfd, _IOWR(PIDFD_IOC_MAGIC, 0xb0, args), &args));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
 TEST_F(target, an_unknown_command_is_enotty)
 {
 	struct pidfd_getfd_args args = { .size = sizeof(args), .fd = self->t.memfd };
 
-	EXPECT_EQ(-1, ioctl(self->pidfd, _IOWR(PIDFD_IOC_MAGIC, 0xb1, args), &args));
+	EXPECT_EQ(-1, ioctl(self->pidfd, _IOW(PIDFD_IOC_MAGIC, 0xb1, args), &args));
 	EXPECT_EQ(ENOTTY, errno);
 	EXPECT_EQ(-1, ioctl(self->pidfd, _IOR(PIDFD_IOC_MAGIC, 0xb0, args), &args));
 	EXPECT_EQ(ENOTTY, errno);
-	EXPECT_EQ(-1, ioctl(self->pidfd, _IOWR('q', 0xb0, args), &args));
+	EXPECT_EQ(-1, ioctl(self->pidfd, _IOW('q', 0xb0, args), &args));
 	EXPECT_EQ(ENOTTY, errno);
 }
 
@@ -590,6 +692,10 @@ TEST_F(target, an_unprivileged_caller_gets_a_same_uid_dumpable_targets_fd)
 {
 	int fd;
 
+	if (!is_root())
+		SKIP(return, "changing uids needs root");
+	if (read_scope() >= 2)
+		SKIP(return, "Yama's ptrace_scope %d: only CAP_SYS_PTRACE attaches", read_scope());
 	ASSERT_EQ(0, ask(self->ctl, CMD_UID_USER));
 	ASSERT_EQ(0, ask(self->ctl, CMD_DUMPABLE));
 	ASSERT_EQ(0, become(UID_USER));
@@ -600,6 +706,8 @@ TEST_F(target, an_unprivileged_caller_gets_a_same_uid_dumpable_targets_fd)
 
 TEST_F(target, an_unprivileged_caller_gets_eperm_for_another_uid)
 {
+	if (!is_root())
+		SKIP(return, "changing uids needs root");
 	ASSERT_EQ(0, ask(self->ctl, CMD_UID_OTHER));
 	ASSERT_EQ(0, ask(self->ctl, CMD_DUMPABLE));
 	ASSERT_EQ(0, become(UID_USER));
@@ -609,6 +717,8 @@ TEST_F(target, an_unprivileged_caller_gets_eperm_for_another_uid)
 
 TEST_F(target, an_unprivileged_caller_gets_eperm_for_a_non_dumpable_target)
 {
+	if (!is_root())
+		SKIP(return, "changing uids needs root");
 	ASSERT_EQ(0, ask(self->ctl, CMD_UID_USER));
 	ASSERT_EQ(0, ask(self->ctl, CMD_NOT_DUMPABLE));
 	ASSERT_EQ(0, become(UID_USER));
@@ -620,7 +730,8 @@ TEST_F(target, root_with_cap_sys_ptrace_gets_a_non_dumpable_targets_fd)
 {
 	int fd;
 
-	ASSERT_EQ(0, getuid()) TH_LOG("this case needs root");
+	if (!is_root())
+		SKIP(return, "changing uids needs root");
 	ASSERT_EQ(0, ask(self->ctl, CMD_UID_OTHER));
 	ASSERT_EQ(0, ask(self->ctl, CMD_NOT_DUMPABLE));
 	fd = getfd(self->pidfd, self->t.memfd, 0);
@@ -628,7 +739,164 @@ TEST_F(target, root_with_cap_sys_ptrace_gets_a_non_dumpable_targets_fd)
 	close(fd);
 }
 
+/*
+ * Permission: Yama's ptrace_scope, an LSM that refuses ptrace_may_access().
+ * The unprivileged callers run in a child, so that the teardown, as root,
+ * can put the scope back.
+ */
+
+#define YAMA_SCOPE "/proc/sys/kernel/yama/ptrace_scope"
+
+static int read_scope(void)
+{
+	FILE *f = fopen(YAMA_SCOPE, "r");
+	int scope = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = -1;
+		fclose(f);
+	}
+	return scope;
+}
+
+static int write_scope(int scope)
+{
+	FILE *f = fopen(YAMA_SCOPE, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%d\n", scope) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/*
+ * Set ptrace_scope to @scope, the old one in *@saved for the teardown.
+ * Returns why this cannot be done here, or NULL.
+ */
+static const char *use_scope(int *saved, int scope)
+{
+	int old = read_scope();
+
+	if (!is_root())
+		return "setting ptrace_scope needs root";
+	if (old < 0)
+		return "no Yama (" YAMA_SCOPE ")";
+	if (old == 3 && scope != 3)
+		return "ptrace_scope is 3 until the next boot";
+	if (write_scope(scope) && (errno == EPERM || errno == EACCES || errno == EROFS))
+		return "ptrace_scope cannot be written here";
+	if (*saved < 0)
+		*saved = old;
+	return NULL;
+}
+
+/*
+ * The errno a process of @uid gets (0 for a file) taking fd @fd from
+ * @target or, if @target is 0, from a child of its own.
+ */
+static int errno_as(uid_t uid, pid_t target, int fd)
+{
+	pid_t pid = fork_child();
+	int status, pidfd, got;
+
+	if (pid == 0) {
+		if (become(uid) || prctl(PR_SET_DUMPABLE, 1))
+			_exit(100);
+		if (!target) {
+			target = fork_child();
+			if (target == 0)
+				for (;;)
+					pause();
+		}
+		pidfd = sys_pidfd_open(target, 0);
+		if (pidfd < 0)
+			_exit(101);
+		got = getfd(pidfd, fd, 0);
+		_exit(got >= 0 ? 0 : errno);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Make the fixture's target a dumpable process of UID_USER. */
+static int target_as_user(int ctl)
+{
+	return ask(ctl, CMD_UID_USER) || ask(ctl, CMD_DUMPABLE);
+}
+
+TEST_F(target, yama_scope_0_lets_a_same_uid_caller_take_from_a_non_descendant)
+{
+	const char *why = use_scope(&self->saved_scope, 0);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, read_scope());
+	ASSERT_EQ(0, target_as_user(self->ctl));
+	EXPECT_EQ(0, errno_as(UID_USER, self->pid, self->t.memfd));
+}
+
+TEST_F(target, yama_scope_1_is_eperm_for_a_same_uid_caller_and_a_non_descendant)
+{
+	const char *why = use_scope(&self->saved_scope, 1);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(1, read_scope());
+	ASSERT_EQ(0, target_as_user(self->ctl));
+	EXPECT_EQ(EPERM, errno_as(UID_USER, self->pid, self->t.memfd));
+}
+
+TEST_F(target, yama_scope_1_lets_a_same_uid_caller_take_from_its_own_child)
+{
+	const char *why = use_scope(&self->saved_scope, 1);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(1, read_scope());
+	EXPECT_EQ(0, errno_as(UID_USER, 0, STDERR_FILENO));
+}
+
+TEST_F(target, yama_scope_2_is_eperm_for_a_caller_without_cap_sys_ptrace)
+{
+	const char *why = use_scope(&self->saved_scope, 2);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(2, read_scope());
+	EXPECT_EQ(EPERM, errno_as(UID_USER, 0, STDERR_FILENO));
+}
+
+TEST_F(target, yama_scope_2_lets_root_take_the_file)
+{
+	const char *why = use_scope(&self->saved_scope, 2);
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(2, read_scope());
+	fd = getfd(self->pidfd, self->t.memfd, 0);
+	EXPECT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	close(fd);
+}
+
 /* Resources */
+
+TEST_F(target, a_fetched_fd_once_closed_leaks_no_reference)
+{
+	struct pollfd pfd = { .fd = self->eof_r, .events = POLLIN };
+	int fd = getfd(self->pidfd, self->t.eof_w, 0);
+	char c;
+
+	ASSERT_GE(fd, 0);
+	close(fd);
+	/* The target drops the last reference we know of: EOF, if no leak. */
+	ASSERT_EQ(0, ask(self->ctl, CMD_CLOSE_WPIPE));
+	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("no EOF: a reference leaked");
+	EXPECT_EQ(0, read(self->eof_r, &c, 1));
+}
 
 TEST_F(target, no_free_fd_is_emfile_and_leaks_no_reference)
 {
@@ -648,28 +916,48 @@ TEST_F(target, no_free_fd_is_emfile_and_leaks_no_reference)
 	EXPECT_EQ(0, read(self->eof_r, &c, 1));
 }
 
-/* Other targets */
+/* Other targets: one child, killed in the teardown if still there */
+
+FIXTURE(child)
+{
+	pid_t pid;
+	int pidfd;
+};
+
+FIXTURE_SETUP(child)
+{
+	self->pid = 0;
+	self->pidfd = -1;
+}
+
+FIXTURE_TEARDOWN(child)
+{
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		EXPECT_EQ(self->pid, waitpid(self->pid, NULL, 0));
+	}
+	close(self->pidfd);
+}
 
 static void *sleeper(void *arg)
 {
 	(void)arg;
-	pause();
+	for (;;)
+		pause();
 	return NULL;
 }
 
-TEST(fetches_from_a_multi_threaded_target)
+TEST_F(child, fetches_from_a_multi_threaded_target)
 {
-	int fds[2], pidfd, fd;
+	int fds[2], fd;
 	char ready;
-	pid_t pid;
 
 	ASSERT_EQ(0, pipe(fds));
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
+	self->pid = fork_child();
+	ASSERT_GE(self->pid, 0);
+	if (self->pid == 0) {
 		pthread_t threads[4];
 
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (int i = 0; i < 4; i++)
 			if (pthread_create(&threads[i], NULL, sleeper, NULL))
 				_exit(1);
@@ -677,56 +965,91 @@ TEST(fetches_from_a_multi_threaded_target)
 		close(fds[0]);
 		if (write(fds[1], "r", 1) != 1)
 			_exit(1);
-		for (;;)
-			pause();
+		sleeper(NULL);
 	}
 	close(fds[1]);
 	ASSERT_EQ(1, read(fds[0], &ready, 1));
-	pidfd = sys_pidfd_open(pid, 0);
-	ASSERT_GE(pidfd, 0);
-	fd = getfd(pidfd, fds[1], 0);
-	EXPECT_GE(fd, 0) TH_LOG("%s", strerror(errno));
-	EXPECT_EQ(0, sys_kcmp(getpid(), pid, KCMP_FILE, fd, fds[1]));
+	self->pidfd = sys_pidfd_open(self->pid, 0);
+	ASSERT_GE(self->pidfd, 0);
+	fd = getfd(self->pidfd, fds[1], 0);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, sys_kcmp(getpid(), self->pid, KCMP_FILE, fd, fds[1]));
 	close(fd);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	close(pidfd);
 }
 
+/* The state letter of /proc/PID/stat (R, S, Z, ...), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+			state = 0;
+		fclose(f);
+	}
+	return state;
+}
+
+TEST_F(child, a_process_whose_leader_has_exited_is_esrch_while_its_threads_run)
+{
+	double start = now();
+	pthread_t thread;
+
+	self->pid = fork_child();
+	ASSERT_GE(self->pid, 0);
+	if (self->pid == 0) {
+		if (pthread_create(&thread, NULL, sleeper, NULL))
+			_exit(1);
+		/* pthread_exit() of the leader alone: the process runs on. */
+		syscall(__NR_exit, 0);
+	}
+	self->pidfd = sys_pidfd_open(self->pid, 0);
+	ASSERT_GE(self->pidfd, 0);
+	while (proc_state(self->pid) != 'Z' && now() - start < 10)
+		usleep(1000);
+	ASSERT_EQ('Z', proc_state(self->pid)) TH_LOG("the leader did not exit");
+	ASSERT_EQ(0, kill(self->pid, 0)) TH_LOG("the process is gone");
+
+	EXPECT_EQ(-1, getfd(self->pidfd, STDERR_FILENO, 0));
+	EXPECT_EQ(ESRCH, errno);
+	/* As pidfd_getfd(2) does: the lookup is the same. */
+	EXPECT_EQ(-1, syscall(__NR_pidfd_getfd, self->pidfd, STDERR_FILENO, 0));
+	EXPECT_EQ(ESRCH, errno);
+}
+
+/* clone()d with CLONE_FILES: its parent's pid is @arg. */
 static int sleeps(void *arg)
 {
-	(void)arg;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (;;)
-		pause();
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != *(pid_t *)arg)
+		_exit(1);
+	sleeper(NULL);
 	return 0;
 }
 
-TEST(fetches_from_a_target_that_shares_its_fd_table)
+TEST_F(child, fetches_from_a_target_that_shares_its_fd_table)
 {
 	size_t stack_size = 64 * 1024;
 	char *stack = malloc(stack_size);
-	int remote, pidfd, fd;
-	pid_t pid;
+	pid_t parent = getpid();
+	int remote, fd;
 
 	ASSERT_NE(NULL, stack);
-	pid = clone(sleeps, stack + stack_size, CLONE_FILES | SIGCHLD, NULL);
-	ASSERT_GE(pid, 0);
-	pidfd = sys_pidfd_open(pid, 0);
-	ASSERT_GE(pidfd, 0);
+	self->pid = clone(sleeps, stack + stack_size, CLONE_FILES | SIGCHLD, &parent);
+	ASSERT_GE(self->pid, 0);
+	self->pidfd = sys_pidfd_open(self->pid, 0);
+	ASSERT_GE(self->pidfd, 0);
 	/* Opened after the clone: the target has it only through the shared table. */
 	remote = memfd_create("clone_files", 0);
 	ASSERT_GE(remote, 0);
-	fd = getfd(pidfd, remote, 0);
+	fd = getfd(self->pidfd, remote, 0);
 	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
 	EXPECT_NE(remote, fd);
-	EXPECT_EQ(0, sys_kcmp(getpid(), pid, KCMP_FILE, fd, remote));
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	EXPECT_EQ(0, sys_kcmp(getpid(), self->pid, KCMP_FILE, fd, remote));
 	close(fd);
 	close(remote);
-	close(pidfd);
-	free(stack);
 }
 
 /* Races, bounded in time and count: only documented answers, ever */
@@ -736,29 +1059,27 @@ static int race_done(double start, long ops)
 	return ops >= RACE_MAX_OPS || now() - start > RACE_SECONDS;
 }
 
-TEST(a_target_that_dup2s_and_closes_the_fd_gives_its_file_or_ebadf)
+TEST_F(child, a_target_that_dup2s_and_closes_the_fd_gives_its_file_or_ebadf)
 {
 	long ok = 0, ebadf = 0, ops = 0;
 	double start = now();
-	int file, pidfd, racy = 100;
-	pid_t pid;
+	int file, racy = 100;
 
 	file = memfd_create("churn", 0);
 	ASSERT_GE(file, 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	self->pid = fork_child();
+	ASSERT_GE(self->pid, 0);
+	if (self->pid == 0) {
 		for (;;) {
 			dup2(file, racy);
 			close(racy);
 		}
 	}
-	pidfd = sys_pidfd_open(pid, 0);
-	ASSERT_GE(pidfd, 0);
+	self->pidfd = sys_pidfd_open(self->pid, 0);
+	ASSERT_GE(self->pidfd, 0);
 
 	for (; !race_done(start, ops); ops++) {
-		int fd = getfd(pidfd, racy, 0);
+		int fd = getfd(self->pidfd, racy, 0);
 
 		if (fd >= 0) {
 			ok++;
@@ -770,20 +1091,20 @@ TEST(a_target_that_dup2s_and_closes_the_fd_gives_its_file_or_ebadf)
 		}
 	}
 	TH_LOG("%ld fetches: %ld got the file, %ld EBADF", ops, ok, ebadf);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	close(pidfd);
+	EXPECT_GT(ok, 0);
 	close(file);
 }
 
 TEST(a_target_that_exits_gives_its_file_or_esrch)
 {
 	long ok = 0, esrch = 0, ops = 0, targets = 0;
+	int keep = memfd_create("exit", 0);
 	double start = now();
 
+	ASSERT_GE(keep, 0);
 	while (!race_done(start, ops)) {
 		int pidfd, fd, e;
-		pid_t pid = fork();
+		pid_t pid = fork_child();
 
 		ASSERT_GE(pid, 0);
 		if (pid == 0)
@@ -793,7 +1114,7 @@ TEST(a_target_that_exits_gives_its_file_or_esrch)
 		pidfd = sys_pidfd_open(pid, 0);
 		ASSERT_GE(pidfd, 0);
 		do {
-			fd = getfd(pidfd, 1, 0);
+			fd = getfd(pidfd, keep, 0);
 			e = errno;
 			ops++;
 			if (fd >= 0) {
@@ -810,6 +1131,19 @@ TEST(a_target_that_exits_gives_its_file_or_esrch)
 	TH_LOG("%ld targets, %ld fetches: %ld got the file, %ld ESRCH",
 	       targets, ops, ok, esrch);
 	EXPECT_GT(esrch, 0);
+	close(keep);
+}
+
+/*
+ * Yama's ptrace_scope 3 refuses every attach until the next boot (the last
+ * case sets it, when asked to): then no other case can pass.
+ */
+__attribute__((constructor)) static void skip_all_under_scope_3(void)
+{
+	if (read_scope() == 3 && !getenv("PIDFD_GETFD_TEST_YAMA_SCOPE_3")) {
+		ksft_print_header();
+		ksft_exit_skip("Yama's ptrace_scope is 3 until the next boot\n");
+	}
 }
 
 /* Exec'ed as the target of the exec race: exits as soon as it starts. */
@@ -829,7 +1163,7 @@ TEST(a_target_that_execs_gives_its_file_ebadf_or_esrch)
 		pid_t pid;
 
 		ASSERT_GE(keep, 0);
-		pid = fork();
+		pid = fork_child();
 		ASSERT_GE(pid, 0);
 		if (pid == 0) {
 			setenv("PIDFD_GETFD_EXEC_TARGET", "1", 1);
@@ -859,6 +1193,30 @@ TEST(a_target_that_execs_gives_its_file_ebadf_or_esrch)
 	TH_LOG("%ld fetches: %ld got the file, %ld EBADF, %ld ESRCH",
 	       ops, ok, ebadf, esrch);
 	EXPECT_GT(ebadf + esrch, 0);
+}
+
+/*
+ * Yama never lowers ptrace_scope from 3 again: this case changes the
+ * machine until the next boot, so it runs only when asked to, and last.
+ */
+TEST_F(child, yama_scope_3_is_eperm_even_for_root)
+{
+	int saved = -1;
+	const char *why = getenv("PIDFD_GETFD_TEST_YAMA_SCOPE_3") ?
+		use_scope(&saved, 3) :
+		"ptrace_scope 3 lasts until reboot: PIDFD_GETFD_TEST_YAMA_SCOPE_3=1 runs it";
+
+	if (why)
+		SKIP(return, "%s", why);
+	self->pid = fork_child();
+	ASSERT_GE(self->pid, 0);
+	if (self->pid == 0)
+		sleeper(NULL);
+	self->pidfd = sys_pidfd_open(self->pid, 0);
+	ASSERT_GE(self->pidfd, 0);
+	ASSERT_EQ(3, read_scope());
+	EXPECT_EQ(-1, getfd(self->pidfd, STDERR_FILENO, 0));
+	EXPECT_EQ(EPERM, errno);
 }
 
 TEST_HARNESS_MAIN

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guests the harness must reject (boot/suites/selftest-*): a test that
- * fails, and a test that never ends so the guest never reboots.
+ * fails, a test that never ends so the guest never reboots, and a test
+ * that passes but leaves a process behind.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,16 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	fprintf(stderr, "usage: %s fail|hang\n", argv[0]);
+	if (argc == 2 && !strcmp(argv[1], "stray")) {
+		printf("TAP version 13\n1..1\nok 1 a passing case\n");
+		fflush(stdout);
+		if (fork() == 0) {
+			setsid();
+			for (;;)
+				pause();
+		}
+		return 0;
+	}
+	fprintf(stderr, "usage: %s fail|hang|stray\n", argv[0]);
 	return 2;
 }

@@ -2,7 +2,8 @@
 /*
  * Guest /init: mount what the tests need, run the tests of one suite for
  * every guest ABI, stream their output to the console between markers that
- * boot/verdict.awk reads, dump the kernel log, and reboot (QEMU runs with
+ * boot/verdict.awk reads, name (@@@ STRAY) and kill any process a test
+ * leaves behind, dump the kernel log, and reboot (QEMU runs with
  * -no-reboot, so that ends the guest).
  *
  * The suite comes from the kernel command line (suite=NAME, passed to init
@@ -16,6 +17,7 @@
  * seconds, 0 for none.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -31,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_ARGS 32
@@ -86,6 +89,66 @@ static void on_alarm(int sig)
 {
 	(void)sig;
 	timed_out = 1;
+}
+
+/*
+ * Processes other than init and the kernel's threads (kthreadd, pid 2, and
+ * its children): after a test, none may be left. Reaps orphans first. With
+ * @report, names each one in an "@@@ STRAY" line. Returns how many.
+ */
+static int count_strays(const char *abi, const char *test, int report)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *d;
+	int n = 0;
+
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	while (proc && (d = readdir(proc))) {
+		char path[300], buf[512], *end;
+		int pid = atoi(d->d_name), ppid = 0;
+		char state = '?';
+		FILE *f;
+
+		if (pid <= 2)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+		/* "PID (COMM) STATE PPID ...": COMM may hold anything. */
+		end = strrchr(buf, ')');
+		if (!end || sscanf(end + 1, " %c %d", &state, &ppid) != 2 || ppid == 2)
+			continue;
+		*end = 0;
+		n++;
+		if (report)
+			say("@@@ STRAY %s %s pid=%d ppid=%d state=%c comm=%s\n", abi,
+			    test, pid, ppid, state, strchr(buf, '(') ? strchr(buf, '(') + 1 : "?");
+	}
+	if (proc)
+		closedir(proc);
+	return n;
+}
+
+/*
+ * A test's children may still be dying (of PR_SET_PDEATHSIG, say) when it
+ * ends: give them two seconds, then name the ones left and kill them.
+ */
+static void check_strays(const char *abi, const char *test)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int i = 0; i < 200 && count_strays(abi, test, 0); i++)
+		nanosleep(&tick, NULL);
+	if (!count_strays(abi, test, 1))
+		return;
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
 }
 
 /* Run one test; return a word for its END marker. */
@@ -157,8 +220,6 @@ static void run_test(const char *abi, char **argv, unsigned int timeout,
 	else
 		snprintf(status, len, "signal:%d", WTERMSIG(wstatus));
 reap:
-	/* Whatever the test left behind in its process group goes too. */
-	kill(-pid, SIGKILL);
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 }
@@ -207,6 +268,8 @@ static void run_suite(const char *suite)
 			say("@@@ BEGIN %s %s\n", abis[a], w[0]);
 			run_test(abis[a], &w[3], (unsigned int)atoi(w[2]),
 				 status, sizeof(status));
+			/* Whatever the test left behind fails it, and goes. */
+			check_strays(abis[a], w[0]);
 			say("\n@@@ END %s %s status=%s\n", abis[a], w[0], status);
 		}
 	}

@@ -69,7 +69,7 @@ int recv_fd(int sock)
 		return -1;
 	}
 
-	/* The sender may have exited without sending anything (EOF). */
+	/* A peer that exits before sending closes the socket: no message. */
 	cmsg = CMSG_FIRSTHDR(&msg);
 	if (!cmsg || cmsg->cmsg_level != SOL_SOCKET ||
 	    cmsg->cmsg_type != SCM_RIGHTS ||

@@ -12,10 +12,7 @@ int seccomp(unsigned int op, unsigned int flags, void *args);
  */
 int user_trap_syscall(int nr, unsigned int flags);
 
-/*
- * Pass one fd over a unix socket with SCM_RIGHTS, and receive it; recv_fd()
- * returns -1 if the peer sent none (it exited first).
- */
+/* Pass one fd over a unix socket with SCM_RIGHTS, and receive it. */
 int send_fd(int sock, int fd);
 int recv_fd(int sock);
 
