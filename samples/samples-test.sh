@@ -142,9 +142,10 @@ check "#2: --user root is refused" \
 caps='CapInh: 0000000000000000 CapPrm: 0000000000000000 CapEff: 0000000000000000 CapBnd: 0000000000000000 CapAmb: 0000000000000000'
 check "#2: every Cap* line of the program is zero" \
 	expect_out 0 "$caps" $bs -- sh -c 'echo $(grep ^Cap /proc/self/status)'
-check "#2: with SECBIT_NO_SETUID_FIXUP inherited, a not-allowed port is EACCES" \
+check "#2: root with ambient capabilities and SECBIT_NO_SETUID_FIXUP: a not-allowed port is EACCES" \
 	expect_out 1 "bind tcp:81 as uid 1000: Permission denied" \
-	./run-as -s 0x4 -- ./bind-supervisor --user 1000 --allow tcp:80 -- ./try-bind --unspec tcp 81
+	./run-as -c setuid,setgid,setpcap,net_bind_service,sys_ptrace -s 0x4 -- \
+	./bind-supervisor --user 1000 --allow tcp:80 -- ./try-bind --unspec tcp 81
 check "#2: started as uid 1000 with ambient CAP_SETUID and CAP_NET_BIND_SERVICE, it refuses to run the program" \
 	expect_not 126 "tcp:81 as uid 1001: ok" \
 	./run-as -u 1000 -c setuid,setgid,net_bind_service,sys_ptrace -- \
