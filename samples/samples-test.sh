@@ -14,7 +14,10 @@ not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $*"; }
 check() {
 	name=$1
 	shift
+	t0=$(date +%s)
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
+	t=$(($(date +%s) - t0))
+	[ "$t" -lt 5 ] || say "(that took $t s)"
 }
 say() { echo "# $*"; }
 
@@ -178,7 +181,7 @@ check "#4: an allowed port on fd 1000, not open, is EBADF, as the kernel says" \
 	expect_out 1 "tcp:90 as uid 1000: Bad file descriptor" $bs --allow tcp:90 -- ./try-bind --badfd tcp 90
 # 5: the exit status survives a hang-up that comes before SIGCHLD (6.11+)
 check "#5: the main loop keeps the status whatever order exit and hang-up come in" \
-	./supervise-test
+	expect_out 0 "^ok 3 " ./supervise-test
 # 6: a signal while the supervisor holds the notification
 check "#6: under a SIGURG storm every bind()'s result agrees with getsockname()" \
 	expect_out 0 "2000 succeeded, 0 disagree" $bs --allow tcp:90 -- ./try-bind --storm 2000 tcp 90
@@ -240,7 +243,9 @@ if [ -e /proc/sys/vm/unprivileged_userfaultfd ]; then
 	check "#14: a bind stuck in the supervisor does not stall the others" sh -c '
 		old=$(cat /proc/sys/vm/unprivileged_userfaultfd)
 		echo 1 >/proc/sys/vm/unprivileged_userfaultfd
-		./bind-supervisor --user 1000 --allow tcp:90 --allow tcp:91 -- ./slow-bind 90 91; s=$?
+		./bind-supervisor --user 1000 --allow tcp:90 --allow tcp:91 -- ./slow-bind 90 91 \
+			>/tmp/slow-bind.out 2>&1; s=$?
+		sed "s/^/#   /" /tmp/slow-bind.out
 		echo "$old" >/proc/sys/vm/unprivileged_userfaultfd; exit $s'
 else
 	skip "#14: a bind stuck in the supervisor does not stall the others" \
