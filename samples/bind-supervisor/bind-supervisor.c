@@ -80,6 +80,7 @@ static const char usage[] =
 	"Run PROGRAM as USER (a name or a uid; not root) without capabilities, and\n"
 	"bind its sockets to the privileged ports --allow names for it.\n"
 	"  -v       log every decision on stderr\n"
+	"  --help   this text\n"
 	"  --fetch  how to take a socket from the program (default auto: the\n"
 	"           PIDFD_IOCTL_GETFD ioctl, else pidfd_getfd(2))\n";
 
