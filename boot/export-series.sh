@@ -17,7 +17,7 @@ git -C "$dir" -c user.name="$(git -C "$dir" log -1 --format=%an)" \
 python3 - "$old" "$out/0000-cover-letter.patch" <<'PY'
 import re, sys
 old, new = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-subj = re.search(r'^Subject: \[PATCH 0/\d+\] (.*)$', old, re.M).group(1)
+subj = re.search(r'^Subject: \[PATCH 0+/\d+\] (.*)$', old, re.M).group(1)
 start = old.index('\n\n', old.index('Subject:')) + 2
 blurb = old[start:re.search(r'^\S.* \(\d+\):$', old, re.M).start()]
 new = new.replace('*** SUBJECT HERE ***', subj).replace('*** BLURB HERE ***\n\n', blurb)

@@ -130,6 +130,11 @@ check "bind-supervisor: concurrent binds from several processes are all answered
 		wait $a && wait $b && wait $c'
 check "bind-supervisor: exits with the program's exit status" \
 	expect_out 7 "" ./bind-supervisor --user 1000 -- sh -c 'exit 7'
+check "bind-supervisor: started with SIGCHLD ignored, it still reports the exit status" \
+	expect_out 7 "" timeout 60 sh -c "trap '' CHLD; exec ./bind-supervisor --user 1000 -- sh -c 'exit 7'"
+check "bind-supervisor: a UDP socket with SO_REUSEADDR, which could share the port with another user's, is EACCES" \
+	expect_out 1 "bind udp:93 as uid 1000: Permission denied" \
+	./bind-supervisor --user 1000 --allow udp:93 -- ./try-bind --reuseaddr udp 93
 
 say "bind-supervisor: adversarial programs (issue 15; the number is the finding's)"
 # (on port 90 and 91: port 80 has the httpd's connections in TIME_WAIT)
@@ -140,7 +145,12 @@ bs="./bind-supervisor --user 1000"
 check "#1: a TIOCSTI from the program never reaches the terminal's reader" \
 	expect_out 0 "nothing was pushed into the terminal's input" \
 	./tty-inject run ./bind-supervisor --user 1000 -- ./tty-inject push
+check "#1: the program does not get the terminal as fd 0, 1 or 2 (it could read the invoker's keystrokes)" \
+	expect_out 0 "the program exited with status 0" \
+	./tty-inject run ./bind-supervisor --user 1000 -- ./tty-inject read
 # 2: capabilities are dropped on purpose, whoever starts us
+check "#2: a passwd entry with uid 4294967295 (-1: 'unchanged' to setresuid) is refused" \
+	expect_out 2 "refusing --user ghost" ./bind-supervisor --user ghost -- true
 check "#2: --user 0 is refused" \
 	expect_out 2 "refusing --user 0" ./bind-supervisor --user 0 -- true
 check "#2: --user root is refused" \

@@ -26,6 +26,7 @@
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/kcmp.h>
+#include <linux/keyctl.h>
 #include <linux/net.h>
 #include <linux/pidfd.h>
 #include <linux/seccomp.h>
@@ -33,6 +34,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -204,11 +206,12 @@ static void parse_user(const char *arg, struct user *u)
 		u->ngroups = 1;
 		find_user(NULL, u->uid, u);
 	}
-	if (u->uid == 0)
-		usage_error("refusing --user %s: the program must not run as uid 0", arg);
+	/* -1 is "leave unchanged" to setresuid() and setresgid(): root again. */
+	if (u->uid == 0 || u->uid == (uid_t)-1)
+		usage_error("refusing --user %s: the program must not run as uid 0 or -1", arg);
 	for (int i = 0; i < u->ngroups; i++)
-		if (u->groups[i] == 0)
-			usage_error("refusing --user %s: the program must not run with gid 0", arg);
+		if (u->groups[i] == 0 || u->groups[i] == (gid_t)-1)
+			usage_error("refusing --user %s: the program must not run with gid 0 or -1", arg);
 }
 
 /*
@@ -300,6 +303,29 @@ static int capabilities_left(int last_cap, int secbits)
 	return left || prctl(PR_GET_SECUREBITS, 0, 0, 0, 0) != secbits;
 }
 
+/* Whether any real, effective, saved uid or gid, or a group, is not the user's. */
+static int ids_differ(const struct user *u)
+{
+	uid_t r, e, s;
+	gid_t gr, ge, gs, groups[MAX_GROUPS + 1];
+	int n = getgroups(MAX_GROUPS + 1, groups);
+
+	if (getresuid(&r, &e, &s) || r != u->uid || e != u->uid || s != u->uid ||
+	    getresgid(&gr, &ge, &gs) || gr != u->groups[0] || ge != gr || gs != gr ||
+	    n != u->ngroups)
+		return 1;
+	/* The kernel keeps groups sorted: compare as sets. */
+	for (int i = 0; i < n; i++) {
+		int j = 0;
+
+		while (j < u->ngroups && u->groups[j] != groups[i])
+			j++;
+		if (j == u->ngroups)
+			return 1;
+	}
+	return 0;
+}
+
 static void child_fail(const char *what)
 {
 	fprintf(stderr, "bind-supervisor: %s: %s; not running the program\n", what,
@@ -341,6 +367,15 @@ static void drop_privileges(const struct user *u)
 	errno = EPERM;
 	if (capabilities_left(last_cap, secbits))
 		child_fail("capabilities left after dropping them");
+	if (ids_differ(u))
+		child_fail("uids or gids other than the user's left after the change");
+	/*
+	 * Root's session keyring survives the uid change and exec, and its
+	 * possessor may use its keys: give the program a keyring of its own
+	 * (a kernel without keyrings has nothing to leak).
+	 */
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+		child_fail("joining a session keyring of the user's own");
 }
 
 /* Runs in the child: become the user, trap bind(), hand over the listener. */
@@ -354,6 +389,22 @@ static void run_child(int sk, const struct user *u, pid_t parent, char **argv)
 	/* No controlling terminal to push input into (TIOCSTI). */
 	if (setsid() < 0)
 		child_fail("setsid");
+	/*
+	 * Nor the invoker's terminal as an open fd: without job control the
+	 * program could read the keystrokes meant for the shell.
+	 */
+	for (fd = 0; fd < 3; fd++) {
+		int null;
+
+		if (!isatty(fd))
+			continue;
+		fprintf(stderr, "bind-supervisor: fd %d is a terminal: the program gets /dev/null\n", fd);
+		/* open(2) through syscall(2): <fcntl.h> clashes with linux/pidfd.h */
+		null = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDWR | O_CLOEXEC);
+		if (null < 0 || dup2(null, fd) != fd)
+			child_fail("replacing a terminal with /dev/null");
+		close(null);
+	}
 	drop_privileges(u);
 	/* After the uid change, which clears it; then the parent may be gone. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || getppid() != parent)
@@ -547,7 +598,7 @@ static int decide(const struct seccomp_notif *req, struct call *c, int *err,
 		  const char **why)
 {
 	static __thread char failure[160];
-	int pidfd, fd, domain, type, protocol, ret = -1;
+	int pidfd, fd, domain, type, protocol, reuse, ret = -1;
 	socklen_t optlen = sizeof(int);
 
 	*err = EACCES;
@@ -606,6 +657,11 @@ static int decide(const struct seccomp_notif *req, struct call *c, int *err,
 	ret = 0;
 	*why = "protocol not allowed";
 	if (!find_rule(type, protocol, c->port))
+		goto out;
+	/* No uid check shares a UDP port between SO_REUSEADDR sockets. */
+	*why = "a UDP socket with SO_REUSEADDR could share the port with another user's";
+	if (type == SOCK_DGRAM &&
+	    (getsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &optlen) || reuse))
 		goto out;
 	if (!id_valid(req->id)) {
 		FAILED("the caller is gone");
@@ -670,6 +726,11 @@ static void *worker(void *sizes_)
 			fprintf(stderr, "bind-supervisor: out of memory\n");
 			exit(1);
 		}
+		struct pollfd pfd = { .fd = listener, .events = POLLIN };
+
+		/* Once no task uses the filter, there is nothing to wait for. */
+		if (poll(&pfd, 1, -1) == 1 && !(pfd.revents & POLLIN))
+			return NULL;
 		memset(req, 0, sizes->seccomp_notif);
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req)) {
 			if (errno == EINTR || errno == ENOENT)
@@ -758,6 +819,8 @@ int main(int argc, char **argv)
 	sigset_t mask;
 	pid_t child, self = getpid();
 
+	/* An inherited SIG_IGN would reap the child for us: no exit status. */
+	signal(SIGCHLD, SIG_DFL);
 	read_unpriv_start();
 	i = parse_args(argc, argv, &u);
 	probe_fetch();
@@ -784,6 +847,8 @@ int main(int argc, char **argv)
 	}
 	if (child == 0)
 		run_child(sk[1], &u, self, &argv[i]);
+	/* The program shares our stderr: closing it must not kill the log. */
+	signal(SIGPIPE, SIG_IGN);
 	close(sk[1]);
 	/* Our unreaped child: its pid cannot have been reused yet. */
 	pidfd = syscall(__NR_pidfd_open, child, 0);

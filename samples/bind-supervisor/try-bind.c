@@ -14,6 +14,8 @@
  *   --len N          pass N as addrlen
  *   --len24          tcp6 with the 24-byte (RFC 2133) sockaddr_in6
  *   --unspec         AF_UNSPEC with INADDR_ANY, on an AF_INET socket
+ *   --reuseaddr      set SO_REUSEADDR first (a UDP socket could then share
+ *                    its port with another user's)
  *   --socketcall     bind through socketcall(SYS_BIND) (i386)
  *   --badfd          pass fd 1000, which is not open
  *   --storm N        N binds under a SIGURG storm; each bind()'s result must
@@ -114,6 +116,11 @@ static int try_bind(void)
 	if (s < 0) {
 		printf("try-bind: socket(%s): %s\n", proto, strerror(errno));
 		return errno == EPROTONOSUPPORT || errno == EAFNOSUPPORT ? 3 : 1;
+	}
+	if (!strcmp(mode, "--reuseaddr") &&
+	    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int))) {
+		perror("try-bind: SO_REUSEADDR");
+		return 1;
 	}
 	return report(do_bind(s, &ss, len) ? errno : 0);
 }

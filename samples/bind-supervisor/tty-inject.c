@@ -7,6 +7,9 @@
  *
  * tty-inject push: what a hostile supervised program does: TIOCSTI a
  * command line into its standard input's terminal and into /dev/tty.
+ *
+ * tty-inject read: exits 1 if one of fds 0-2 is a terminal, which the
+ * program could read the invoker's keystrokes from, 0 if none is.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -87,8 +90,16 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "run"))
 		return run(&argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "read")) {
+		for (int fd = 0; fd < 3; fd++)
+			if (isatty(fd)) {
+				fprintf(stderr, "tty-inject: fd %d is the terminal\n", fd);
+				return 1;
+			}
+		return 0;
+	}
 	if (argc != 2 || strcmp(argv[1], "push")) {
-		fprintf(stderr, "usage: tty-inject run PROGRAM [ARG...] | tty-inject push\n");
+		fprintf(stderr, "usage: tty-inject run PROGRAM [ARG...] | tty-inject push|read\n");
 		return 2;
 	}
 	push("standard input", 0);

@@ -172,8 +172,10 @@ int main(void)
 	}
 	req = malloc(sizes.seccomp_notif);
 	resp = malloc(sizes.seccomp_notif_resp);
-	if (!req || !resp)
+	if (!req || !resp) {
+		perror("parent: malloc");
 		return 1;
+	}
 
 	/* The child binds twice: once AF_INET, once AF_UNIX. */
 	while (handled < 2) {
