@@ -16,6 +16,10 @@ guest = sh boot/tree.sh && for a in $(1); do \
 # boot SUITE ARCH...: run SUITE on each arch
 boot = for a in $(2); do sh boot/run.sh $$a $(1) || exit 1; done
 verdict = awk -v known=boot/upstream-known-failures -f boot/verdict.awk
+# The logs each verdict expects, by name: a missing one fails it.
+HOST_LOGS := $(foreach l,series docs harness,$(LOGS)/host-$(l).log)
+guest_logs = $(foreach a,$(ARCH),$(LOGS)/$(a)-$(1).log)
+baseline_logs = $(foreach a,$(ARCH),$(LOGS)/host-baseline-$(a).log)
 
 .PHONY: help deps tree kernel initramfs check check-guest check-host \
 	check-series check-debug bench bench-plot demo shell clean
@@ -57,20 +61,20 @@ check: deps
 	@for a in $(ARCH); do sh boot/baseline.sh $$a || exit 1; done
 	@sh boot/check-host.sh $(SHELL_ARCH)
 	@echo '== verdict =='
-	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-check.log) $(LOGS)/host-*.log
+	@$(verdict) $(call guest_logs,check) $(baseline_logs) $(HOST_LOGS)
 
 check-guest: deps
 	@rm -f $(LOGS)/*-check.log $(LOGS)/host-baseline-*.log
 	@$(call guest,$(ARCH))
 	@$(call boot,check,$(ARCH))
 	@for a in $(ARCH); do sh boot/baseline.sh $$a || exit 1; done
-	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-check.log $(LOGS)/host-baseline-$(a).log)
+	@$(verdict) $(call guest_logs,check) $(baseline_logs)
 
 check-host: deps
 	@rm -f $(LOGS)/host-*.log
 	@$(call guest,$(SHELL_ARCH))
 	@sh boot/check-host.sh $(SHELL_ARCH)
-	@$(verdict) $(LOGS)/host-*.log
+	@$(verdict) $(HOST_LOGS)
 
 check-series: deps
 	@sh boot/tree.sh && sh boot/check-series.sh $(ARCH)
@@ -97,7 +101,7 @@ demo: deps
 	@$(call guest,$(ARCH))
 	@for a in $(ARCH); do SHOW_TAP=1 sh boot/run.sh $$a demo || exit 1; done
 	@echo '== verdict =='
-	@$(verdict) $(foreach a,$(ARCH),$(LOGS)/$(a)-demo.log)
+	@$(verdict) $(call guest_logs,demo)
 
 shell: deps
 	@$(call guest,$(SHELL_ARCH))

@@ -297,7 +297,50 @@ config_drop_is_named() {
 		! echo "$out" | grep -q 'CONFIG_SECCOMP_FILTER'
 }
 
-step "harness self-test: a failing guest, a hung guest, a stray process, a dropped option must fail"
+# verdict_on_logs EXPECTED-TEXT LOG...: the verdict over LOGs must fail and
+# say EXPECTED-TEXT (logs made here, no guest needed)
+verdict_on_logs() {
+	want=$1
+	shift
+	if awk -f "$TOP/boot/verdict.awk" "$@" >"$LOGS/harness-logs.verdict" 2>&1; then
+		cat "$LOGS/harness-logs.verdict"
+		echo "the verdict passed $*"
+		return 1
+	fi
+	cat "$LOGS/harness-logs.verdict"
+	grep -q -- "$want" "$LOGS/harness-logs.verdict"
+}
+
+# A complete log of one passing test, and the same log cut before its end
+good_log() {
+	printf '@@@ RUN arch=%s suite=t\n@@@ BEGIN %s t\n1..1\nok 1 t\n@@@ END %s t status=0\n@@@ DONE\n' \
+		"$1" "$1" "$1" >"$2"
+}
+cut_log() {
+	good_log "$1" "$2"
+	sed -i '/^@@@ DONE/d' "$2"
+}
+
+an_empty_log_fails() {
+	good_log x86_64 "$LOGS/harness-good.log"
+	: >"$LOGS/harness-empty.log"
+	verdict_on_logs "log is empty (log: $LOGS/harness-empty.log)" "$LOGS/harness-good.log" "$LOGS/harness-empty.log"
+}
+
+a_missing_log_fails() {
+	good_log x86_64 "$LOGS/harness-good.log"
+	rm -f "$LOGS/harness-missing.log"
+	verdict_on_logs "log is missing (log: $LOGS/harness-missing.log)" "$LOGS/harness-good.log" "$LOGS/harness-missing.log"
+}
+
+a_cut_log_is_named() {
+	cut_log arm64 "$LOGS/harness-cut.log"
+	good_log x86_64 "$LOGS/harness-good.log"
+	verdict_on_logs "@@@ DONE missing) (log: $LOGS/harness-cut.log)" \
+		"$LOGS/harness-cut.log" "$LOGS/harness-good.log"
+}
+
+step "harness self-test: a failing guest, a hung guest, a stray process, a dropped option, a missing, empty or cut log must fail"
 host_begin "$LOGS/host-harness.log" harness
 host_case harness "a-failing-guest-test-fails-the-verdict" \
 	verdict_rejects selftest-fail 120 'a deliberately failing case'
@@ -306,4 +349,7 @@ host_case harness "a-guest-that-never-ends-fails-the-verdict" \
 host_case harness "a-test-that-leaves-a-process-behind-fails-the-verdict" \
 	verdict_rejects selftest-stray 120 'left a process behind: pid=.* comm=harness-selfte'
 host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
+host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
+host_case harness "a-missing-log-among-the-verdicts-inputs-fails-it" a_missing_log_fails
+host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log_is_named
 host_end

@@ -4,14 +4,15 @@
 # section's TAP, its exit status, the kernel's log, and whether the guest
 # finished. Prints a matrix of arch/ABI x passed/failed/skipped, then every
 # failure with its log file, and last 'N passed, N failed, N skipped'.
-# Exits 1 if anything failed or nothing ran. An upstream kselftest listed in
+# Exits 1 if anything failed or nothing ran. Every LOG named is expected:
+# one that is missing, empty, or lacks its '@@@ DONE' is a failure. An upstream kselftest listed in
 # the known-failures file (boot/baseline.sh proves each fails without the
 # series too) is counted as a known failure: neither passed nor skipped.
 
 function failure(row, what) {
 	failed[row]++
 	nfailures++
-	failures[nfailures] = row ": " what " (log: " FILENAME ")"
+	failures[nfailures] = row ": " what " (log: " file ")"
 	rows[row] = 1
 }
 
@@ -35,6 +36,18 @@ function finish_file() {
 }
 
 BEGIN {
+	# Every log named is expected: a missing or empty one fails, named.
+	for (i = 1; i < ARGC; i++) {
+		if ((getline line < ARGV[i]) > 0) {
+			close(ARGV[i])
+			continue
+		}
+		file = ARGV[i]
+		failure("verdict", "the expected log is " \
+			(system("test -e '" ARGV[i] "'") ? "missing" : "empty"))
+		ARGV[i] = ""
+	}
+	file = ""
 	while (known != "" && (getline line < known) > 0) {
 		sub(/#.*/, "", line)
 		if (split(line, f, " ") >= 2)
