@@ -18,7 +18,7 @@ git -C "$src" apply "$patch" || die "$patch does not apply to the series"
 step "canary: the series plus $(basename "$patch")"
 KERNEL_SRC=$src KERNEL_BUILD=$out sh "$TOP/boot/kernel.sh" "$ARCH" debug
 sh "$TOP/boot/initramfs.sh" "$ARCH"
-KERNEL_IMAGE=$out/$KIMAGE RUN_LOG=$log GUEST_MEM=1G sh "$TOP/boot/run.sh" "$ARCH" debug 5400
+KERNEL_IMAGE=$out/$KIMAGE RUN_LOG=$log GUEST_MEM=1G sh "$TOP/boot/run.sh" "$ARCH" debug
 if awk -f "$TOP/boot/verdict.awk" "$log" >"$log.verdict"; then
 	cat "$log.verdict"
 	die "the debug suite passed a kernel with $(basename "$patch"): it cannot catch that bug"

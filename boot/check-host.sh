@@ -3,8 +3,9 @@
 #   Checks that need no guest test, as TAP in $CACHE/logs/host-*.log:
 #   the series (git am, quilt, checkpatch, uapi copy, sparse), the docs
 #   (man page lint, errno lists against the selftests, cover letter and
-#   kernel doc) and the harness itself (a failing and a hung guest, a
-#   dropped config option).
+#   kernel doc) and the harness itself (guests and logs that must fail the
+#   verdict, a bad suite line, a dropped config option, the arch list, the
+#   generated CI workflow).
 #   ARCH's kernel and initramfs must be built.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -187,6 +188,18 @@ prepare_sparse_pristine
 for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do
 	host_case sparse "$f" sparse_adds_nothing "$f"
 done
+# The security code must be clean under gcc's static analyzer (leaks,
+# use after free, NULL dereferences), with the same flags as the guest build.
+analyzer_clean() {
+	for f in "$@"; do
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fanalyzer -I"$TOP/uapi" -pthread \
+			-c "$TOP/$f" -o /dev/null || return 1
+		echo "$f: no analyzer warning"
+	done
+}
+host_case analyzer "bind-supervisor-and-the-user-trap-samples-are-fanalyzer-clean" \
+	analyzer_clean samples/bind-supervisor/bind-supervisor.c samples/bind-supervisor/supervise.c \
+		samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-pidfd.c
 host_end
 
 # --- the documentation -----------------------------------------------------
@@ -321,6 +334,32 @@ cut_log() {
 	sed -i '/^@@@ DONE/d' "$2"
 }
 
+# A suite with one bad line among good ones: the check names that line.
+a_bad_suite_line_is_named() {
+	suite=$LOGS/harness-bad.suite
+	printf '# a comment\nhello all 30 hello\nhangs nativ 30 harness-selftest hang\n' >"$suite"
+	if awk -v abis="$ABIS" -v stage="$CACHE/user/$ARCH" -f "$TOP/boot/suite.awk" "$suite"; then
+		echo "suite.awk accepted $suite"
+		return 1
+	fi 2>"$LOGS/harness-bad.suite.out"
+	cat "$LOGS/harness-bad.suite.out"
+	grep -q "harness-bad.suite:3: ABIS is 'nativ'" "$LOGS/harness-bad.suite.out"
+}
+
+# .github/workflows/check.yml is what boot/ci-matrix.sh makes of boot/arch/.
+the_ci_workflow_is_generated() {
+	sh "$TOP/boot/ci-matrix.sh" | diff -u "$TOP/.github/workflows/check.yml" - &&
+		echo "the workflow's jobs: $(known_arches | tr '\n' ' ')"
+}
+
+# kbuild's ARCH in the environment must not pick the arches of a run.
+an_environment_arch_is_ignored() {
+	all=$(known_arches | tr '\n' ' ' | sed 's/ $//')
+	out=$(cd "$TOP" && ARCH=x86 make -n check 2>&1 | grep 'boot/run.sh .* check')
+	echo "$out"
+	echo "$out" | grep -qF "for a in $all;"
+}
+
 an_empty_log_fails() {
 	good_log x86_64 "$LOGS/harness-good.log"
 	: >"$LOGS/harness-empty.log"
@@ -340,15 +379,20 @@ a_cut_log_is_named() {
 		"$LOGS/harness-cut.log" "$LOGS/harness-good.log"
 }
 
-step "harness self-test: a failing guest, a hung guest, a stray process, a dropped option, a missing, empty or cut log must fail"
+step "harness self-test: a failing guest, a hung guest, a warning before a hang, a stray process, a dropped option, a bad suite line, a missing, empty or cut log must fail"
 host_begin "$LOGS/host-harness.log" harness
 host_case harness "a-failing-guest-test-fails-the-verdict" \
 	verdict_rejects selftest-fail 120 'a deliberately failing case'
 host_case harness "a-guest-that-never-ends-fails-the-verdict" \
-	verdict_rejects selftest-hang 30 'did not finish within 30 s'
+	verdict_rejects selftest-hang 15 'did not finish within 15 s'
+host_case harness "a-kernel-warning-before-a-hang-is-in-the-verdict" \
+	verdict_rejects selftest-warn 15 'kernel: harness-selftest: WARNING: a kernel warning, then a hang'
 host_case harness "a-test-that-leaves-a-process-behind-fails-the-verdict" \
 	verdict_rejects selftest-stray 120 'left a process behind: pid=.* comm=harness-selfte'
 host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
+host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
+host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
+host_case harness "the-ci-workflow-is-the-one-boot-arch-makes" the_ci_workflow_is_generated
 host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
 host_case harness "a-missing-log-among-the-verdicts-inputs-fails-it" a_missing_log_fails
 host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log_is_named

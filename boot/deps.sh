@@ -8,17 +8,24 @@ PACKAGES="
 	linux-source-6.1 xz-utils
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod rsync
 	perl python3 python3-docutils python3-ply python3-git sparse quilt groff-base man-db gnuplot-nox
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-	gcc-i686-linux-gnu libc6-dev-i386-cross
-	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-	qemu-system-x86 qemu-system-arm
-	libcap-dev libcap-dev:arm64
+	libcap-dev
 "
 # python3-ply and python3-git: checkpatch runs scripts/spdxcheck.py with
 # them, and without them silently skips the SPDX check.
-# dpkg architectures for foreign packages: libcap-dev:arm64 (the seccomp
-# kselftests link it) and busybox-static:arm64 (unpacked into the cache).
-FOREIGN_ARCHES="arm64"
+# Each arch's own packages are in boot/arch/ARCH/packages; a NAME:ARCH
+# package, and an arch whose Debian architecture is not the host's (for its
+# busybox-static, unpacked into the cache), need that dpkg architecture.
+host_arch=$(dpkg --print-architecture)
+FOREIGN_ARCHES=
+for a in $(known_arches); do
+	PACKAGES="$PACKAGES $(sed 's/#.*//' "$TOP/boot/arch/$a/packages")"
+	d=$(sed -n 's/^DEBIAN_ARCH=//p' "$TOP/boot/arch/$a/arch.conf")
+	[ "$d" = "$host_arch" ] || FOREIGN_ARCHES="$FOREIGN_ARCHES $d"
+done
+for p in $PACKAGES; do
+	case $p in *:*) FOREIGN_ARCHES="$FOREIGN_ARCHES ${p#*:}" ;; esac
+done
+FOREIGN_ARCHES=$(printf '%s\n' $FOREIGN_ARCHES | grep -vx "$host_arch" | sort -u)
 
 missing=
 for p in $PACKAGES; do

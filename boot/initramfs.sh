@@ -74,6 +74,13 @@ for abi in $ABIS; do
 	done | sed "1i dir /abi/$abi 0755 0 0" >>"$list"
 done
 
+# Every suite is checked here, where a bad line can be named: the guest's
+# /init would skip it, or run it on the wrong ABIs, or with no timeout.
+for s in "$TOP"/boot/suites/*; do
+	awk -v abis="$ABIS" -v stage="$stage" -f "$TOP/boot/suite.awk" "$s" >/dev/null ||
+		die "bad suite $s (see the lines above; the format is in boot/suite.awk)"
+done
+
 "$gen" "$list" >"$out.tmp" || die "gen_init_cpio $list failed"
 # Same archive, same file: the runner's KVM probe and make stay quiet.
 if cmp -s "$out.tmp" "$out"; then rm -f "$out.tmp"; else mv "$out.tmp" "$out"; fi

@@ -1,6 +1,6 @@
 #!/bin/sh
 # boot/kernel.sh ARCH [FLAVOUR]
-#   Configure (tinyconfig + boot/config/common.config + boot/config/ARCH.config
+#   Configure (tinyconfig + boot/config/common.config + boot/arch/ARCH/kernel.config
 #   [+ boot/config/FLAVOUR.config]) and build the kernel image for ARCH, out of
 #   tree in $CACHE/build/ARCH[-FLAVOUR], with ccache.
 #   KERNEL_SRC overrides the source tree (default: the patched $CACHE/linux).
@@ -10,7 +10,7 @@ load_arch "${1:?usage: $0 ARCH [FLAVOUR]}"
 flavour=${2:-}
 src=${KERNEL_SRC:-$KSRC}
 out=${KERNEL_BUILD:-$BUILD${flavour:+-$flavour}}
-frags="$TOP/boot/config/common.config $TOP/boot/config/$ARCH.config"
+frags="$TOP/boot/config/common.config $ARCH_DIR/kernel.config"
 [ -z "$flavour" ] || frags="$frags $TOP/boot/config/$flavour.config"
 for f in $frags; do [ -f "$f" ] || die "no config fragment $f"; done
 name=$ARCH${flavour:+-$flavour}

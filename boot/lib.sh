@@ -3,7 +3,12 @@
 
 : "${PIDFD_GETFD_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/pidfd-getfd}"
 CACHE=$PIDFD_GETFD_CACHE
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+# TOP: the project's top directory, the nearest one above the running
+# script that holds boot/lib.sh, so that scripts may live in any subfolder.
+TOP=$(cd "$(dirname "$0")" && while [ ! -f boot/lib.sh ]; do
+	[ "$PWD" != / ] || { echo "no boot/lib.sh above $0" >&2; exit 1; }
+	cd ..
+done && pwd)
 KSRC=$CACHE/linux
 LOGS=$CACHE/logs
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -28,16 +33,35 @@ die() {
 	exit 1
 }
 
-# load_arch ARCH: read the arch's data file (boot/arch/ARCH.conf).
+# known_arches: every arch, one folder each under boot/arch/.
+known_arches() {
+	for _d in "$TOP"/boot/arch/*/arch.conf; do basename "$(dirname "$_d")"; done
+}
+
+# load_arch ARCH: read the arch's record (boot/arch/ARCH/arch.conf) and
+# derive what follows from it: the kernel's make target (the image's
+# name), CROSS_COMPILE (the native ABI's compiler less 'gcc'), the line
+# the kernel prints when every CPU is up, and whether KVM may work (an
+# arch native to the host).
 load_arch() {
 	ARCH=$1
 	export ARCH	# for the messages of the scripts it runs
-	_conf=$TOP/boot/arch/$ARCH.conf
-	[ -f "$_conf" ] ||
-		die "unknown ARCH '$ARCH'; known: $(cd "$TOP/boot/arch" && ls | sed 's/\.conf$//' | tr '\n' ' ')"
-	# shellcheck disable=SC1090
-	. "$_conf"
+	ARCH_DIR=$TOP/boot/arch/$ARCH
+	[ -f "$ARCH_DIR/arch.conf" ] ||
+		die "unknown arch '$ARCH'; known: $(known_arches | tr '\n' ' ')"
+	QEMU_EXTRA=
+	# shellcheck disable=SC1091
+	. "$ARCH_DIR/arch.conf"
 	BUILD=$CACHE/build/$ARCH
+	KTARGET=${KIMAGE##*/}
+	_native_cc=$(abi_var "${ABIS%% *}" CC)
+	CROSS_COMPILE=${_native_cc%gcc}
+	SMP_OK="smp: Brought up 1 node, ${QEMU_SMP%%,*} CPUs"
+	if [ "$DEBIAN_ARCH" = "$(dpkg --print-architecture)" ]; then
+		KVM_USABLE=probe
+	else
+		KVM_USABLE=no
+	fi
 }
 
 # kbuild SRC OUT MAKE-ARGS...: kernel make for the loaded arch, with ccache.

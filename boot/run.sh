@@ -1,7 +1,8 @@
 #!/bin/sh
 # boot/run.sh ARCH SUITE [TIMEOUT]
 #   Boot ARCH's kernel and initramfs in QEMU running boot/suites/SUITE, with
-#   the console in $CACHE/logs/ARCH-SUITE.log. Exits 0 once QEMU is done;
+#   the console in $CACHE/logs/ARCH-SUITE.log. TIMEOUT defaults to the sum
+#   of the suite's test timeouts (boot/suite.awk). Exits 0 once QEMU is done;
 #   boot/verdict.awk judges the log. SUITE 'shell' is interactive.
 #   ACCEL=kvm|tcg skips the KVM probe; FLAVOUR=debug boots the kernel
 #   boot/kernel.sh ARCH debug built; KERNEL_IMAGE, INITRAMFS, GUEST_MEM and
@@ -10,14 +11,17 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 load_arch "${1:?usage: $0 ARCH SUITE [TIMEOUT]}"
 suite=${2:?usage: $0 ARCH SUITE [TIMEOUT]}
-timeout=${3:-${BOOT_TIMEOUT:-900}}
+[ -f "$TOP/boot/suites/$suite" ] || die "no suite boot/suites/$suite"
+# The boot's timeout is the sum of its tests' (each enforced by the guest's
+# /init) unless one is given; a guest past it has hung.
+timeout=${3:-$(awk -v abis="$ABIS" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite")} ||
+	die "bad suite boot/suites/$suite"
 image=${KERNEL_IMAGE:-$BUILD${FLAVOUR:+-$FLAVOUR}/$KIMAGE}
 mem=${GUEST_MEM:-$QEMU_MEM}
 initrd=${INITRAMFS:-$CACHE/initramfs-$ARCH.cpio}
 log=${RUN_LOG:-$LOGS/$ARCH-$suite.log}
 [ -f "$image" ] || die "no kernel image $image (make kernel ARCH=$ARCH)"
 [ -f "$initrd" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH)"
-[ -f "$TOP/boot/suites/$suite" ] || die "no suite boot/suites/$suite"
 mkdir -p "$LOGS"
 case ${KERNEL_ARGS:-} in
 *@HOST_TSC_KHZ@*)
@@ -32,8 +36,8 @@ qemu() {
 	shift 3
 	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$mem" \
 		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite ${KERNEL_ARGS:-} ${KERNEL_CMDLINE:-}" \
-		-display none -monitor none -serial "$_serial" -no-reboot
+		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite ${KERNEL_ARGS:-}" \
+		-display none -monitor none -serial "$_serial" -no-reboot $QEMU_EXTRA
 }
 
 # KVM is tried with a short boot; a guest that hangs or aborts means TCG.
@@ -81,6 +85,7 @@ cr=$(printf '\r')
 	'@@@ END '*) set -- $line; step "  $3/$4: ${5#status=}" ;;
 	'@@@ INIT '*) step "  ${line#@@@ INIT }" ;;
 	'@@@ STRAY '*) step "  left behind: ${line#@@@ STRAY }" ;;
+	'@@@ KMSG '*) step "  kernel: ${line#@@@ KMSG }" ;;
 	esac
 done
 rc=$(cat "$rc_file")

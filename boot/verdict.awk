@@ -66,6 +66,10 @@ FNR == 1 {
 
 { sub(/\r$/, "") }
 
+# "@@@ KMSG <LEVEL>[SECONDS] TEXT": a kernel warning as it came (init.c);
+# judged below like the log dumped at the end, which repeats it.
+/^@@@ KMSG / { sub(/^@@@ KMSG /, "") }
+
 /^@@@ RUN / {
 	run = 1
 	for (i = 3; i <= NF; i++)

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guests the harness must reject (boot/suites/selftest-*): a test that
- * fails, a test that never ends so the guest never reboots, and a test
- * that passes but leaves a process behind.
+ * fails, a test that never ends so the guest never reboots, a test that
+ * passes but leaves a process behind, and a kernel warning followed by a
+ * hang (the warning must reach the verdict without the final log dump).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +16,21 @@ int main(int argc, char **argv)
 		printf("TAP version 13\n1..2\nok 1 a passing case\n");
 		printf("not ok 2 a deliberately failing case\n");
 		return 1;
+	}
+	if (argc == 2 && !strcmp(argv[1], "warn-hang")) {
+		static const char msg[] =
+			"<4>harness-selftest: WARNING: a kernel warning, then a hang\n";
+		int fd = open("/dev/kmsg", O_WRONLY);
+
+		if (fd < 0 || write(fd, msg, sizeof(msg) - 1) < 0) {
+			perror("harness-selftest: /dev/kmsg");
+			return 1;
+		}
+		close(fd);
+		printf("TAP version 13\n1..1\n# sleeping forever\n");
+		fflush(stdout);
+		for (;;)
+			pause();
 	}
 	if (argc == 2 && !strcmp(argv[1], "hang")) {
 		printf("TAP version 13\n1..1\n# sleeping forever\n");
@@ -31,6 +48,6 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: %s fail|hang|stray\n", argv[0]);
+	fprintf(stderr, "usage: %s fail|hang|warn-hang|stray\n", argv[0]);
 	return 2;
 }

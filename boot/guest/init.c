@@ -14,7 +14,13 @@
  * ABIS is "all", "native" (the first ABI in /etc/abis) or "last" (once,
  * after every ABI's earlier tests: in the last ABI's pass); COMMAND is
  * looked up in /abi/ABI/bin unless it is an absolute path; TIMEOUT is in
- * seconds, 0 for none.
+ * seconds. boot/suite.awk checks every line on the host when the initramfs
+ * is built.
+ *
+ * Kernel messages of warning level and worse are copied to the console as
+ * they come ("@@@ KMSG <LEVEL>[SECONDS] TEXT", one write() per line so
+ * that they never split a test's line), so that a guest that hangs still
+ * shows the splat that explains it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -91,6 +97,62 @@ static void on_alarm(int sig)
 	timed_out = 1;
 }
 
+static pid_t kmsg_pid;
+
+/*
+ * Copy /dev/kmsg records of level KERN_WARNING or worse to stdout, from
+ * the first record kept (@from_start) or from now on.
+ */
+static void start_kmsg_stream(int from_start)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		say("@@@ INIT /dev/kmsg: %s\n", strerror(errno));
+		return;
+	}
+	if (!from_start)
+		lseek(fd, 0, SEEK_END);
+	kmsg_pid = fork();
+	if (kmsg_pid != 0) {
+		close(fd);
+		return;
+	}
+	setpgid(0, 0);
+	for (;;) {
+		char rec[8192], out[8300], *text, *nl;
+		unsigned long long usec;
+		int prio, len;
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+
+		if (n < 0 && errno == EPIPE)	/* records lost to the ring */
+			continue;
+		if (n <= 0)
+			_exit(0);
+		rec[n] = 0;
+		/* "PRIO,SEQ,USEC,FLAGS;TEXT\n" and continuation lines */
+		text = strchr(rec, ';');
+		if (!text || sscanf(rec, "%d,%*u,%llu", &prio, &usec) != 2 || (prio & 7) > 4)
+			continue;
+		nl = strchr(++text, '\n');
+		if (nl)
+			*nl = 0;
+		len = snprintf(out, sizeof(out), "@@@ KMSG <%d>[%5llu.%06llu] %s\n",
+			       prio & 7, usec / 1000000, usec % 1000000, text);
+		if (write(1, out, len < (int)sizeof(out) ? len : (int)sizeof(out) - 1) < 0)
+			_exit(1);
+	}
+}
+
+static void stop_kmsg_stream(void)
+{
+	if (kmsg_pid <= 0)
+		return;
+	kill(kmsg_pid, SIGKILL);
+	waitpid(kmsg_pid, NULL, 0);
+	kmsg_pid = 0;
+}
+
 /*
  * Processes other than init and the kernel's threads (kthreadd, pid 2, and
  * its children): after a test, none may be left. Reaps orphans first. With
@@ -110,7 +172,7 @@ static int count_strays(const char *abi, const char *test, int report)
 		char state = '?';
 		FILE *f;
 
-		if (pid <= 2)
+		if (pid <= 2 || pid == kmsg_pid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 		f = fopen(path, "r");
@@ -149,6 +211,7 @@ static void check_strays(const char *abi, const char *test)
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
+	start_kmsg_stream(0);
 }
 
 /* Run one test; return a word for its END marker. */
@@ -318,14 +381,17 @@ int main(void)
 	setenv("HOME", "/tmp", 1);
 	setenv("TERM", "dumb", 0);
 
-	/* Only errors and worse on the console while tests run; all of
-	 * the log is dumped at the end.
+	/* Only errors and worse on the console itself: warnings come through
+	 * start_kmsg_stream() as whole lines, and all of the log is dumped at
+	 * the end.
 	 */
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 4);
+	start_kmsg_stream(1);
 
 	say("@@@ INIT suite=%s\n", suite ? suite : "(none)");
 	if (suite)
 		run_suite(suite);
+	stop_kmsg_stream();
 	dump_kernel_log();
 	say("@@@ DONE\n");
 	sync();

@@ -1,10 +1,10 @@
 #!/bin/sh
-# boot/bench-report.sh ARCH...
+# boot/bench/report.sh ARCH...
 #   After 'boot/run.sh ARCH bench': print each ABI's table from the guest
 #   log, with the accelerator and clocksource it ran with, and write all
 #   rows to $CACHE/bench/bench.csv. Fails if the benchmark itself failed.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 [ $# -gt 0 ] || die "usage: $0 ARCH..."
 mkdir -p "$CACHE/bench"
 csv=$CACHE/bench/bench.csv

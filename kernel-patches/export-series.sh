@@ -1,10 +1,10 @@
 #!/bin/sh
-# boot/export-series.sh KERNEL-GIT-DIR [BASE]
+# kernel-patches/export-series.sh KERNEL-GIT-DIR [BASE]
 #   For maintainers: rewrite kernel-patches/ from the commits BASE..HEAD
 #   (default BASE: pristine) of a kernel work tree, keeping the subject and
 #   text of the current cover letter, and the series file in commit order.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../boot/lib.sh"
 dir=${1:?usage: $0 KERNEL-GIT-DIR [BASE]}
 base=${2:-pristine}
 out=$TOP/kernel-patches

@@ -1,9 +1,9 @@
 #!/bin/sh
-# boot/bench-plot.sh PNG
+# boot/bench/plot.sh PNG
 #   Chart $CACHE/bench/bench.csv (from 'make bench') with gnuplot: each
 #   row's median relative to its base row, one cluster per arch/ABI.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 png=${1:?usage: $0 PNG}
 csv=$CACHE/bench/bench.csv
 [ -f "$csv" ] || die "no $csv: run 'make bench' first"
