@@ -5,9 +5,11 @@
 # finished. Prints a matrix of arch/ABI x passed/failed/skipped, then every
 # failure with its log file, and last 'N passed, N failed, N skipped'.
 # Exits 1 if anything failed or nothing ran. Every LOG named is expected:
-# one that is missing, empty, or lacks its '@@@ DONE' is a failure. An upstream kselftest listed in
-# the known-failures file (boot/baseline.sh proves each fails without the
-# series too) is counted as a known failure: neither passed nor skipped.
+# one that is missing, empty, or lacks its '@@@ DONE' is a failure. An
+# upstream kselftest listed in the known-failures file (boot/baseline.sh
+# proves each fails without the series too) is counted as a known failure:
+# neither passed nor skipped. The log format is in docs/harness.md ("The
+# console protocol").
 
 function failure(row, what) {
 	failed[row]++
