@@ -19,7 +19,7 @@ host_arch=$(dpkg --print-architecture)
 FOREIGN_ARCHES=
 for a in $(known_arches); do
 	PACKAGES="$PACKAGES $(sed 's/#.*//' "$TOP/boot/arch/$a/packages")"
-	d=$(sed -n 's/^DEBIAN_ARCH=//p' "$TOP/boot/arch/$a/arch.conf")
+	d=$(load_arch "$a" && echo "$DEBIAN_ARCH")
 	[ "$d" = "$host_arch" ] || FOREIGN_ARCHES="$FOREIGN_ARCHES $d"
 done
 for p in $PACKAGES; do

@@ -8,8 +8,9 @@
 # in stage/ABI/bin for every ABI the line runs on. A bad line is printed
 # as "FILE:LINE: what is wrong" on stderr and the exit status is 1.
 # Otherwise prints the boot timeout the suite needs: the sum of its tests'
-# timeouts, each counted once per ABI it runs on, plus boot seconds
-# (default 120) for booting and the checks between tests.
+# timeouts, each counted once per ABI it runs on, plus 5 s per test run for
+# the stray-process check after it, plus boot seconds (default 120) for
+# booting.
 
 function bad(what) {
 	printf "%s:%d: %s\n", FILENAME, FNR, what > "/dev/stderr"

@@ -107,6 +107,7 @@ static void start_kmsg_stream(int from_start)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_CLOEXEC);
 
+	kmsg_pid = 0;	/* a dead streamer's pid may be a test's by now */
 	if (fd < 0) {
 		say("@@@ INIT /dev/kmsg: %s\n", strerror(errno));
 		return;
