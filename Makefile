@@ -3,7 +3,14 @@
 # the targets. Everything built lives in $(PIDFD_GETFD_CACHE), not here.
 
 export PIDFD_GETFD_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pidfd-getfd
-LOGS := $(PIDFD_GETFD_CACHE)/logs
+# The kernel bases: one folder each in boot/base/; boot/base/default links
+# to the default one. 'make ... BASE=NAME' on the command line picks
+# another; the scripts get it as PIDFD_GETFD_BASE.
+ALL_BASES := $(filter-out default,$(patsubst boot/base/%/base.conf,%,$(wildcard boot/base/*/base.conf)))
+BASE := $(if $(filter command line,$(origin BASE)),$(BASE),$(notdir $(realpath boot/base/default)))
+$(if $(filter $(BASE),$(ALL_BASES)),,$(error unknown BASE '$(BASE)'; known: $(ALL_BASES)))
+export PIDFD_GETFD_BASE := $(BASE)
+LOGS := $(PIDFD_GETFD_CACHE)/logs/$(BASE)
 # The arches: one folder each in boot/arch/. 'make ... ARCH=NAME' on the
 # command line picks some; ARCH in the environment is kbuild's (ARCH=x86
 # for a kernel build) and is ignored, so it cannot narrow a run unseen.
@@ -18,27 +25,31 @@ SHELL_ARCH := $(if $(filter $(HOST_ARCH),$(ARCHES)),$(HOST_ARCH),$(firstword $(A
 DEBUG_ARCH := $(if $(ARCH_GIVEN),$(ARCH),x86_64)
 
 # guest ARCH...: kernel + initramfs for each arch
-guest = sh boot/tree.sh && for a in $(1); do \
-	sh boot/kernel.sh $$a && sh boot/initramfs.sh $$a || exit 1; done
+guest = sh boot/kernel/tree.sh && for a in $(1); do \
+	sh boot/kernel/build.sh $$a && sh boot/image/initramfs.sh $$a || exit 1; done
 # boot SUITE ARCH...: run SUITE on each arch
 boot = for a in $(2); do sh boot/run.sh $$a $(1) || exit 1; done
-verdict = awk -v known=boot/upstream-known-failures -f boot/verdict.awk
+verdict = sh boot/verdict.sh
 # The logs each verdict expects, by name: a missing one fails it.
-HOST_LOGS := $(foreach l,series docs harness,$(LOGS)/host-$(l).log)
 guest_logs = $(foreach a,$(ARCHES),$(LOGS)/$(a)-$(1).log)
-baseline_logs = $(foreach a,$(ARCHES),$(LOGS)/host-baseline-$(a).log)
+baseline_logs = $(foreach a,$(ARCHES),$(LOGS)/baseline-$(a).log)
+CHECK_LOGS = $(call guest_logs,check) $(baseline_logs) \
+	$(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log
 
-.PHONY: help deps tree kernel initramfs check check-guest check-host \
-	check-series check-debug bench bench-plot demo shell clean
+.PHONY: help deps tree kernel initramfs check check-guest check-lint \
+	check-docs check-harness check-prefixes check-debug bench bench-plot \
+	demo shell clean
 
 help:
 	@echo 'make demo                  boot every arch and run the samples'
-	@echo 'make check                 everything below, one verdict (the CI test)'
+	@echo 'make check                 the four below, one verdict (the CI test)'
 	@echo '  make check-guest         the guest suites on every arch and ABI, and the'
 	@echo '                           pristine-kernel baseline'
-	@echo '  make check-host          series lint: git am, quilt, checkpatch, uapi, sparse;'
-	@echo '                           and the harness self-test'
-	@echo 'make check-series          every prefix of the series builds, every arch'
+	@echo '  make check-lint          the series without booting: git am, quilt,'
+	@echo '                           checkpatch, uapi, ioctl number, sparse, -fanalyzer'
+	@echo '  make check-docs          man page, userspace-api page, errno lists'
+	@echo '  make check-harness       the harness self-test: what must fail does'
+	@echo 'make check-prefixes        every prefix of the series builds, every arch'
 	@echo 'make check-debug           KASAN/lockdep/kmemleak/fault-injection kernel:'
 	@echo '                           selftests, stress, fail-nth sweeps (x86_64)'
 	@echo 'make bench                 the benchmark on every arch and ABI, tables + CSV'
@@ -47,59 +58,79 @@ help:
 	@echo 'make kernel / initramfs    just build them'
 	@echo 'make deps                  install missing Debian packages (apt-get)'
 	@echo 'make clean                 remove the cache ($(PIDFD_GETFD_CACHE))'
-	@echo 'ARCH="NAME..." on the command line picks arches (default: "$(ALL_ARCHES)",'
-	@echo '  the folders in boot/arch/; ARCH from the environment is ignored).'
+	@echo 'On the command line:'
+	@echo '  ARCH="NAME..."  the arches (default: "$(ALL_ARCHES)", the folders in'
+	@echo '                  boot/arch/; ARCH from the environment is ignored)'
+	@echo '  BASE=NAME       the kernel base (default: $(BASE); known: $(ALL_BASES),'
+	@echo '                  the folders in boot/base/)'
+	@echo '  RERUN=1         boot every guest, even one whose inputs did not change'
+	@echo 'Environment: PIDFD_GETFD_CACHE (the cache), ACCEL=kvm|tcg, SHOW_TAP=1,'
+	@echo '  JOBS (parallel kernel build jobs); docs/harness.md, "Knobs".'
 
 deps:
 	@sh boot/deps.sh
 
 tree: deps
-	@sh boot/tree.sh
+	@sh boot/kernel/tree.sh
 
 kernel: deps
-	@sh boot/tree.sh && for a in $(ARCHES); do sh boot/kernel.sh $$a || exit 1; done
+	@sh boot/kernel/tree.sh && for a in $(ARCHES); do sh boot/kernel/build.sh $$a || exit 1; done
 
 initramfs: deps
-	@sh boot/tree.sh && for a in $(ARCHES); do sh boot/initramfs.sh $$a || exit 1; done
+	@sh boot/kernel/tree.sh && for a in $(ARCHES); do sh boot/image/initramfs.sh $$a || exit 1; done
 
+# Each step replaces its own log; the verdict reads the list above, so a
+# step that did not run leaves a missing (or old, already judged) log.
 check: deps
-	@rm -f $(LOGS)/*-check.log $(LOGS)/host-*.log
+	@rm -f $(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log $(baseline_logs)
 	@$(call guest,$(ARCHES))
 	@$(call boot,check,$(ARCHES))
-	@for a in $(ARCHES); do sh boot/baseline.sh $$a || exit 1; done
-	@sh boot/check-host.sh $(SHELL_ARCH)
+	@for a in $(ARCHES); do sh boot/checks/baseline.sh $$a || exit 1; done
+	@sh boot/checks/lint.sh $(SHELL_ARCH)
+	@sh boot/checks/docs.sh
+	@sh boot/checks/harness.sh $(SHELL_ARCH)
 	@echo '== verdict =='
-	@$(verdict) $(call guest_logs,check) $(baseline_logs) $(HOST_LOGS)
+	@$(verdict) $(CHECK_LOGS)
 
 check-guest: deps
-	@rm -f $(LOGS)/*-check.log $(LOGS)/host-baseline-*.log
+	@rm -f $(baseline_logs)
 	@$(call guest,$(ARCHES))
 	@$(call boot,check,$(ARCHES))
-	@for a in $(ARCHES); do sh boot/baseline.sh $$a || exit 1; done
+	@for a in $(ARCHES); do sh boot/checks/baseline.sh $$a || exit 1; done
 	@$(verdict) $(call guest_logs,check) $(baseline_logs)
 
-check-host: deps
-	@rm -f $(LOGS)/host-*.log
+check-lint: deps
+	@rm -f $(LOGS)/lint.log
 	@$(call guest,$(SHELL_ARCH))
-	@sh boot/check-host.sh $(SHELL_ARCH)
-	@$(verdict) $(HOST_LOGS)
+	@sh boot/checks/lint.sh $(SHELL_ARCH)
+	@$(verdict) $(LOGS)/lint.log
 
-check-series: deps
-	@sh boot/tree.sh && sh boot/check-series.sh $(ARCHES)
-	@$(verdict) $(LOGS)/series.log
+check-docs: deps
+	@rm -f $(LOGS)/docs.log
+	@sh boot/kernel/tree.sh && sh boot/checks/docs.sh
+	@$(verdict) $(LOGS)/docs.log
+
+check-harness: deps
+	@rm -f $(LOGS)/harness.log
+	@$(call guest,$(SHELL_ARCH))
+	@sh boot/checks/harness.sh $(SHELL_ARCH)
+	@$(verdict) $(LOGS)/harness.log
+
+check-prefixes: deps
+	@rm -f $(LOGS)/prefixes.log
+	@sh boot/kernel/tree.sh && sh boot/checks/prefixes.sh $(ARCHES)
+	@$(verdict) $(LOGS)/prefixes.log
 
 check-debug: deps
-	@rm -f $(foreach a,$(DEBUG_ARCH),$(LOGS)/$(a)-debug.log)
-	@sh boot/tree.sh && for a in $(DEBUG_ARCH); do \
-		sh boot/kernel.sh $$a debug && sh boot/initramfs.sh $$a || exit 1; done
-	@for a in $(DEBUG_ARCH); do \
-		FLAVOUR=debug GUEST_MEM=1G sh boot/run.sh $$a debug || exit 1; done
+	@sh boot/kernel/tree.sh && for a in $(DEBUG_ARCH); do \
+		sh boot/kernel/build.sh -f debug $$a && sh boot/image/initramfs.sh $$a || exit 1; done
+	@for a in $(DEBUG_ARCH); do sh boot/run.sh -f debug $$a debug || exit 1; done
 	@echo '== verdict (debug kernels) =='
 	@$(verdict) $(foreach a,$(DEBUG_ARCH),$(LOGS)/$(a)-debug.log)
 
 bench: deps
 	@$(call guest,$(ARCHES))
-	@$(call boot,bench,$(ARCHES))
+	@for a in $(ARCHES); do RERUN=1 sh boot/run.sh $$a bench || exit 1; done
 	@sh boot/bench/report.sh $(ARCHES)
 
 bench-plot: deps
@@ -107,7 +138,7 @@ bench-plot: deps
 
 demo: deps
 	@$(call guest,$(ARCHES))
-	@for a in $(ARCHES); do SHOW_TAP=1 sh boot/run.sh $$a demo || exit 1; done
+	@for a in $(ARCHES); do RERUN=1 SHOW_TAP=1 sh boot/run.sh $$a demo || exit 1; done
 	@echo '== verdict =='
 	@$(verdict) $(call guest_logs,demo)
 

@@ -5,7 +5,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES="
-	linux-source-6.1 xz-utils
+	xz-utils
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod rsync
 	perl python3 python3-docutils python3-ply python3-git sparse quilt groff-base man-db gnuplot-nox
 	libcap-dev
@@ -15,6 +15,10 @@ PACKAGES="
 # Each arch's own packages are in boot/arch/ARCH/packages; a NAME:ARCH
 # package, and an arch whose Debian architecture is not the host's (for its
 # busybox-static, unpacked into the cache), need that dpkg architecture.
+# Each base's tree comes from its Debian package (boot/base/BASE/base.conf).
+for b in $(known_bases); do
+	PACKAGES="$PACKAGES $(. "$TOP/boot/base/$b/base.conf" && echo "$PACKAGE")"
+done
 host_arch=$(dpkg --print-architecture)
 FOREIGN_ARCHES=
 for a in $(known_arches); do

@@ -9,18 +9,39 @@ TOP=$(cd "$(dirname "$0")" && while [ ! -f boot/lib.sh ]; do
 	[ "$PWD" != / ] || { echo "no boot/lib.sh above $0" >&2; exit 1; }
 	cd ..
 done && pwd)
-KSRC=$CACHE/linux
-LOGS=$CACHE/logs
-KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# The kernel base: one folder in boot/base/ (base.conf: the Debian package,
+# its tarball, the folder of its series), picked by PIDFD_GETFD_BASE ('make
+# BASE=NAME' sets it); boot/base/default links to the default one.
+# Everything built from a base lives in $BCACHE ($CACHE/BASE), its logs in
+# $LOGS ($CACHE/logs/BASE); ccache, busybox and host tools are shared.
+# known_bases: every base, one folder each under boot/base/.
+known_bases() {
+	for _d in "$TOP"/boot/base/*/base.conf; do
+		_d=$(dirname "$_d")
+		[ -L "$_d" ] || basename "$_d"
+	done
+}
+BASE=$(basename "$(readlink -f "$TOP/boot/base/${PIDFD_GETFD_BASE:-default}")")
+BASE_DIR=$TOP/boot/base/$BASE
+if [ ! -f "$BASE_DIR/base.conf" ] || [ -L "$BASE_DIR" ]; then
+	echo "unknown base '$BASE'; known: $(known_bases | tr '\n' ' ')" >&2
+	exit 1
+fi
+# shellcheck disable=SC1091
+. "$BASE_DIR/base.conf"
+PATCHES=$TOP/$SERIES
+BCACHE=$CACHE/$BASE
+KSRC=$BCACHE/linux
+LOGS=$CACHE/logs/$BASE
 UPSTREAM_SELFTESTS="pidfd seccomp"
-KSELFTEST_TIMEOUT=600	# per upstream test; see boot/initramfs.sh
+KSELFTEST_TIMEOUT=600	# per upstream test; see boot/image/initramfs.sh
 JOBS=${JOBS:-$(($(nproc) + 1))}
 
 _t0=$(date +%s)
 
 # step MESSAGE: one progress line, prefixed with the time and the arch.
 step() {
-	printf '[%s] %-7s %s\n' "$(date +%H:%M:%S)" "${ARCH:-host}" "$*"
+	printf '[%s] %-11s %s\n' "$(date +%H:%M:%S)" "$BASE/${ARCH:-host}" "$*"
 }
 
 # done_step MESSAGE: like step, with the seconds since the script started.
@@ -29,7 +50,7 @@ done_step() {
 }
 
 die() {
-	printf '[%s] %-7s FAILED: %s\n' "$(date +%H:%M:%S)" "${ARCH:-host}" "$*" >&2
+	printf '[%s] %-11s FAILED: %s\n' "$(date +%H:%M:%S)" "$BASE/${ARCH:-host}" "$*" >&2
 	exit 1
 }
 
@@ -52,7 +73,7 @@ load_arch() {
 	QEMU_EXTRA=
 	# shellcheck disable=SC1091
 	. "$ARCH_DIR/arch.conf"
-	BUILD=$CACHE/build/$ARCH
+	BUILD=$BCACHE/build/$ARCH
 	KTARGET=${KIMAGE##*/}
 	_native_cc=$(abi_var "${ABIS%% *}" CC)
 	CROSS_COMPILE=${_native_cc%gcc}
@@ -64,14 +85,23 @@ load_arch() {
 	fi
 }
 
+# load_flavour NAME: a kernel flavour (boot/flavour/NAME/): its settings
+# (flavour.conf) replace the loaded arch's; build.sh adds its kernel.config.
+load_flavour() {
+	[ -f "$TOP/boot/flavour/$1/flavour.conf" ] || die "unknown flavour '$1' (no boot/flavour/$1/flavour.conf)"
+	# shellcheck disable=SC1090
+	. "$TOP/boot/flavour/$1/flavour.conf"
+}
+
 # kbuild SRC OUT MAKE-ARGS...: kernel make for the loaded arch, with ccache.
-# Every tree and its build dirs sit at the same depth under $CACHE (linux
-# and build/ARCH), so with CCACHE_BASEDIR the same source compiles to the
-# same ccache key in the patched, pristine and per-prefix trees.
+# Every tree of a base and its build dirs sit at the same depth under
+# $BCACHE (linux and build/ARCH), so with CCACHE_BASEDIR the same source
+# compiles to the same ccache key in the patched, pristine and per-prefix
+# trees.
 kbuild() {
 	_src=$1 _out=$2
 	shift 2
-	CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_BASEDIR=$CACHE \
+	CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_BASEDIR=$BCACHE \
 		make -C "$_src" O="$_out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
 }
@@ -111,7 +141,7 @@ run_logged() {
 host_begin() {
 	HOST_LOG=$1
 	mkdir -p "$(dirname "$HOST_LOG")"
-	echo "@@@ RUN arch=host suite=$2" >"$HOST_LOG"
+	echo "@@@ RUN base=$BASE arch=host suite=$2" >"$HOST_LOG"
 }
 
 host_case() {
@@ -134,7 +164,7 @@ host_end() {
 	echo "@@@ DONE" >>"$HOST_LOG"
 }
 
-# series_patches: the patch files kernel-patches/series lists, in order.
+# series_patches: the patch files the base's quilt series file lists, in order.
 series_patches() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/kernel-patches/series" | awk '{print $1}'
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series" | awk '{print $1}'
 }

@@ -1,42 +1,63 @@
 #!/bin/sh
-# boot/run.sh ARCH SUITE [TIMEOUT]
+# boot/run.sh [-n] [-f FLAVOUR] [-k IMAGE] [-l LOG] [-t TIMEOUT] ARCH SUITE
 #   Boot ARCH's kernel and initramfs in QEMU running boot/suites/SUITE, with
-#   the console in $CACHE/logs/ARCH-SUITE.log. TIMEOUT defaults to the sum
-#   of the suite's test timeouts (boot/suite.awk). Exits 0 once QEMU is done;
-#   boot/verdict.awk judges the log. SUITE 'shell' is interactive.
-#   ACCEL=kvm|tcg skips the KVM probe; FLAVOUR=debug boots the kernel
-#   boot/kernel.sh ARCH debug built; KERNEL_IMAGE, INITRAMFS, GUEST_MEM and
-#   RUN_LOG override the defaults; SHOW_TAP=1 shows the tests' TAP as it comes.
+#   the console in LOG (default $LOGS/ARCH-SUITE.log). Exits 0 once QEMU is
+#   done; boot/verdict.awk judges the log. SUITE 'shell' is interactive.
+#   -f FLAVOUR  the kernel 'boot/kernel/build.sh -f FLAVOUR' built, with the
+#               flavour's settings (boot/flavour/FLAVOUR/flavour.conf)
+#   -k IMAGE    another kernel image (the pristine baseline, the canary)
+#   -t TIMEOUT  the boot's timeout; default: derived from the suite's test
+#               timeouts (boot/suite.awk)
+#   -n          only say whether the run would 'boot' or 'keep' the log
+#   A run whose inputs (kernel, initramfs, suite, timeout, QEMU and its
+#   settings, this script) are those of the last complete run into the same
+#   LOG is not repeated when that log passed the verdict: that log is kept.
+#   Environment: ACCEL=kvm|tcg skips the KVM probe; SHOW_TAP=1 shows the
+#   tests' TAP as it comes; RERUN=1 boots even when nothing changed;
+#   REUSE_FAILED=1 also keeps a log that failed (for the harness
+#   self-test, whose logs must fail).
 set -eu
 . "$(dirname "$0")/lib.sh"
-load_arch "${1:?usage: $0 ARCH SUITE [TIMEOUT]}"
-suite=${2:?usage: $0 ARCH SUITE [TIMEOUT]}
+usage="usage: $0 [-n] [-f FLAVOUR] [-k IMAGE] [-l LOG] [-t TIMEOUT] ARCH SUITE"
+flavour= image= log= timeout= dry=
+while getopts nf:k:l:t: opt; do
+	case $opt in
+	n) dry=1 ;;
+	f) flavour=$OPTARG ;;
+	k) image=$OPTARG ;;
+	l) log=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	*) die "$usage" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 2 ] || die "$usage"
+load_arch "$1"
+suite=$2
+[ -z "$flavour" ] || load_flavour "$flavour"
 [ -f "$TOP/boot/suites/$suite" ] || die "no suite boot/suites/$suite"
 # The boot's timeout is the sum of its tests' (each enforced by the guest's
 # /init) unless one is given; a guest past it has hung.
-timeout=${3:-$(awk -v abis="$ABIS" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite")} ||
+[ -n "$timeout" ] || timeout=$(awk -v abis="$ABIS" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite") ||
 	die "bad suite boot/suites/$suite"
-image=${KERNEL_IMAGE:-$BUILD${FLAVOUR:+-$FLAVOUR}/$KIMAGE}
-mem=${GUEST_MEM:-$QEMU_MEM}
-initrd=${INITRAMFS:-$CACHE/initramfs-$ARCH.cpio}
-log=${RUN_LOG:-$LOGS/$ARCH-$suite.log}
+image=${image:-$BUILD${flavour:+-$flavour}/$KIMAGE}
+initrd=$BCACHE/initramfs-$ARCH.cpio
+log=${log:-$LOGS/$ARCH-$suite.log}
 [ -f "$image" ] || die "no kernel image $image (make kernel ARCH=$ARCH)"
-[ -f "$initrd" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH)"
+[ -f "$initrd" ] && [ -f "$initrd.content" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH)"
 mkdir -p "$LOGS"
-case ${KERNEL_ARGS:-} in
-*@HOST_TSC_KHZ@*)
-	khz=$(host_tsc_khz)
-	KERNEL_ARGS=$(echo "$KERNEL_ARGS" | sed "s/@HOST_TSC_KHZ@/$khz/g")
-	;;
+kernel_args=$KERNEL_ARGS
+case $kernel_args in
+*@HOST_TSC_KHZ@*) kernel_args=$(echo "$kernel_args" | sed "s/@HOST_TSC_KHZ@/$(host_tsc_khz)/g") ;;
 esac
 
 # qemu ACCEL SUITE SERIAL [WRAPPER...]: run QEMU (under WRAPPER, e.g. timeout).
 qemu() {
 	_accel=$1 _suite=$2 _serial=$3
 	shift 3
-	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$mem" \
+	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
 		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite ${KERNEL_ARGS:-}" \
+		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite $kernel_args" \
 		-display none -monitor none -serial "$_serial" -no-reboot $QEMU_EXTRA
 }
 
@@ -45,9 +66,9 @@ qemu() {
 choose_accel() {
 	[ -z "${ACCEL:-}" ] || { echo "$ACCEL"; return; }
 	[ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] || { echo tcg; return; }
-	memo=$CACHE/accel-$ARCH${FLAVOUR:+-$FLAVOUR}
+	memo=$BCACHE/accel-$ARCH${flavour:+-$flavour}
 	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ]; then
-		if qemu kvm probe stdio timeout -k 2 "${KVM_PROBE_TIMEOUT:-20}" </dev/null 2>&1 |
+		if qemu kvm probe stdio timeout -k 2 20 </dev/null 2>&1 |
 			grep -q '^@@@ DONE'; then
 			echo kvm >"$memo"
 		else
@@ -58,8 +79,10 @@ choose_accel() {
 }
 
 accel=$(choose_accel)
-if [ "$accel" = tcg ] && [ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] && [ -z "${ACCEL:-}" ]; then
-	step "accelerator: tcg (a KVM guest did not boot in ${KVM_PROBE_TIMEOUT:-20} s)" >&2
+if [ -n "$dry" ]; then
+	:
+elif [ "$accel" = tcg ] && [ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] && [ -z "${ACCEL:-}" ]; then
+	step "accelerator: tcg (a KVM guest did not boot in 20 s)" >&2
 else
 	step "accelerator: $accel" >&2
 fi
@@ -70,24 +93,32 @@ if [ "$suite" = shell ]; then
 	exit 0
 fi
 
+# The inputs of this run, as one hash: the same hash as the last complete
+# run into LOG means the same kernel, image, suite and QEMU command.
+key=$({
+	sha256sum "$image" "$0" "$TOP/boot/lib.sh" | cut -d' ' -f1
+	cat "$initrd.content"
+	"$QEMU" --version | head -n 1
+	echo "$BASE $ARCH $suite $timeout $accel $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $KERNEL_ARGS"
+} | sha256sum | cut -d' ' -f1)
+if [ -z "${RERUN:-}" ] && [ -s "$log" ] && [ "$(cat "$log.key" 2>/dev/null)" = "$key" ] &&
+	{ [ -n "${REUSE_FAILED:-}" ] || sh "$TOP/boot/verdict.sh" "$log" >/dev/null; }; then
+	[ -z "$dry" ] || { echo keep; exit 0; }
+	step "suite '$suite': kept $log, from a run with the same inputs at $(date -r "$log.key" +%H:%M:%S) (RERUN=1 boots again)"
+	exit 0
+fi
+[ -z "$dry" ] || { echo boot; exit 0; }
+rm -f "$log.key"
+
 step "booting suite '$suite' (timeout ${timeout} s, log: $log)"
-echo "@@@ RUN arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$log"
+echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$log"
 rc_file=$log.rc
-cr=$(printf '\r')
 {
 	rc=0
 	qemu "$accel" "$suite" stdio timeout -k 5 "$timeout" </dev/null 2>&1 || rc=$?
 	echo "$rc" >"$rc_file"
-} | tee -a "$log" | while IFS= read -r line; do
-	line=${line%"$cr"}
-	case $line in
-	'ok '* | 'not ok '* | '# '[!\ ]*) [ -z "${SHOW_TAP:-}" ] || step "  $line" ;;
-	'@@@ END '*) set -- $line; step "  $3/$4: ${5#status=}" ;;
-	'@@@ INIT '*) step "  ${line#@@@ INIT }" ;;
-	'@@@ STRAY '*) step "  left behind: ${line#@@@ STRAY }" ;;
-	'@@@ KMSG '*) step "  kernel: ${line#@@@ KMSG }" ;;
-	esac
-done
+} | tee -a "$log" | awk -v show_tap="${SHOW_TAP:-}" -f "$TOP/boot/console.awk" -f "$TOP/boot/progress.awk" |
+	while IFS= read -r line; do step "  $line"; done
 rc=$(cat "$rc_file")
 rm -f "$rc_file"
 case $rc in
@@ -95,4 +126,5 @@ case $rc in
 124 | 137) echo "@@@ HOST guest did not finish within $timeout s" >>"$log" ;;
 *) echo "@@@ HOST qemu exited with status $rc" >>"$log" ;;
 esac
+echo "$key" >"$log.key"
 step "guest finished (qemu status $rc, $(($(date +%s) - _t0)) s)"

@@ -1,6 +1,6 @@
 # awk -v abis="ABI..." [-v stage=DIR] [-v boot=SECONDS] -f boot/suite.awk SUITE
 #
-# Read a suite file (boot/suites/NAME; the format is in boot/guest/init.c,
+# Read a suite file (boot/suites/NAME; the format is in boot/image/init.c,
 # which runs it) on the host. Every line that is not blank or a comment
 # must be "NAME ABIS TIMEOUT COMMAND [ARG...]" with ABIS all, native or
 # last, TIMEOUT a whole number of seconds above 0 and NAME unique; with

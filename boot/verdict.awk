@@ -1,4 +1,4 @@
-# awk [-v known=boot/upstream-known-failures] -f boot/verdict.awk LOG...
+# awk [-v known=boot/base/BASE/upstream-known-failures] -f boot/console.awk -f boot/verdict.awk LOG...
 #
 # Judge guest (and host check) logs written by boot/run.sh: every test
 # section's TAP, its exit status, the kernel's log, and whether the guest
@@ -6,10 +6,10 @@
 # failure with its log file, and last 'N passed, N failed, N skipped'.
 # Exits 1 if anything failed or nothing ran. Every LOG named is expected:
 # one that is missing, empty, or lacks its '@@@ DONE' is a failure. An
-# upstream kselftest listed in the known-failures file (boot/baseline.sh
+# upstream kselftest listed in the known-failures file (boot/checks/baseline.sh
 # proves each fails without the series too) is counted as a known failure:
-# neither passed nor skipped. The log format is in docs/harness.md ("The
-# console protocol").
+# neither passed nor skipped. The log format, and the variables its
+# parser sets for the rules below, are in boot/console.awk.
 
 function failure(row, what) {
 	failed[row]++
@@ -21,7 +21,7 @@ function failure(row, what) {
 function close_section() {
 	if (!insection)
 		return
-	failure(row, test ": no END marker: the guest stopped inside the test")
+	failure(row, sect ": no END marker: the guest stopped inside the test")
 	insection = 0
 }
 
@@ -29,7 +29,7 @@ function finish_file() {
 	if (file == "")
 		return
 	close_section()
-	if (!run)
+	if (!runseen)
 		failure(arch, "not a boot/run.sh log")
 	else if (!done)
 		failure(arch, "the guest did not reach its end (@@@ DONE missing)")
@@ -61,76 +61,71 @@ FNR == 1 {
 	finish_file()
 	file = FILENAME
 	arch = FILENAME
-	run = done = insection = smp_seen = 0
+	runseen = done = insection = smp_seen = 0
 	smp = ""
 	delete bad_seen
 }
 
-{ sub(/\r$/, "") }
-
-# "@@@ KMSG <LEVEL>[SECONDS] TEXT": a kernel warning as it came (init.c);
-# judged below like the log dumped at the end, which repeats it.
-/^@@@ KMSG / { sub(/^@@@ KMSG /, "") }
-
-/^@@@ RUN / {
-	run = 1
-	for (i = 3; i <= NF; i++)
-		if ($i ~ /^arch=/)
-			arch = substr($i, 6)
-	if (match($0, / smp=.*/))
-		smp = substr($0, RSTART + 5)
+kind == "RUN" {
+	runseen = 1
+	if ("arch" in run)
+		arch = run["arch"]
+	if ("base" in run && !(run["base"] in bases)) {
+		bases[run["base"]] = 1
+		nbases++
+	}
+	# with logs of several bases, each row says its base
+	if (nbases > 1)
+		arch = run["base"] ":" arch
+	smp = run["smp"]
 	next
 }
 
-/^@@@ BEGIN / {
+kind == "BEGIN" {
 	close_section()
 	insection = 1
-	row = arch "/" $3
-	test = $4
+	row = arch "/" abi
+	sect = test
 	rows[row] = 1
 	plan = -1
 	npoints = npass = nskip = nfail = 0
 	next
 }
 
-/^@@@ END / {
+kind == "END" {
 	if (!insection)
 		next
 	insection = 0
-	status = $5
-	sub(/^status=/, "", status)
 	if (plan < 0)
-		failure(row, test ": no TAP plan (exit status " status ")")
+		failure(row, sect ": no TAP plan (exit status " status ")")
 	else if (npoints != plan)
-		failure(row, test ": TAP plan says " plan " tests, " npoints " reported")
+		failure(row, sect ": TAP plan says " plan " tests, " npoints " reported")
 	all_skipped = plan == 0 || (npoints > 0 && nskip == npoints)
 	# A non-zero exit the TAP already explains is not counted again.
 	if (status != "0" && !(status == "4" && all_skipped) && nfail == 0)
-		failure(row, test ": exited with status " status)
+		failure(row, sect ": exited with status " status)
 	next
 }
 
-/^@@@ DONE/ { done = 1; next }
-# "@@@ STRAY ABI TEST pid=N ppid=N state=S comm=NAME": the guest init found
-# a process TEST left behind, and killed it.
-/^@@@ STRAY / { failure(arch "/" $3, $4 ": left a process behind: " substr($0, index($0, "pid="))); next }
-/^@@@ HOST / { failure(arch, substr($0, 10)); next }
+kind == "DONE" { done = 1; next }
+# The guest's /init found a process TEST left behind, and killed it.
+kind == "STRAY" { failure(arch "/" abi, test ": left a process behind: " stray); next }
+kind == "HOST" { failure(arch, text); next }
+kind == "KLOG" || kind == "INIT" { next }
 
-insection && /^1\.\.[0-9]+/ {
+insection && tap == "plan" {
 	plan = substr($1, 4) + 0
-	if (plan == 0 && $0 ~ /# *[Ss][Kk][Ii][Pp]/) {
+	if (plan == 0 && tap_skip)
 		skipped[row]++
-		reasons[row "/" test] = $0
-	}
 	next
 }
 
-insection && /^(not )?ok [0-9]+/ {
+insection && tap != "" {
 	npoints++
-	if ($0 ~ /# *[Ss][Kk][Ii][Pp]/) {
+	if (tap_skip) {
 		nskip++
 		skipped[row]++
-	} else if ($1 == "ok") {
+	} else if (tap == "ok") {
 		npass++
 		passed[row]++
 	} else if ((arch " " upstream_name($0)) in is_known) {
@@ -138,7 +133,7 @@ insection && /^(not )?ok [0-9]+/ {
 		nknown++
 	} else {
 		nfail++
-		failure(row, test ": " $0)
+		failure(row, sect ": " $0)
 	}
 	next
 }

@@ -1,4 +1,4 @@
-# Guest programs from docs/ (see boot/user.mk): the man page's example,
+# Guest programs from docs/ (see boot/image/user.mk): the man page's example,
 # taken out of the page, so that what runs is what the page prints.
 MAN_EXAMPLE := $(abspath $(OUT)/../..)/src/$(ABI)/pidfd_getfd_example.c
 PROGS += pidfd_getfd_example

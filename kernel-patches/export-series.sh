@@ -27,7 +27,7 @@ PY
 rm -f "$old"
 {
 	echo "# PIDFD_IOCTL_GETFD, against Debian linux-source-6.1. Applied in this order by"
-	echo "# boot/tree.sh (git am) and by 'quilt push -a'."
+	echo "# boot/kernel/tree.sh (git am) and by 'quilt push -a'."
 	(cd "$out" && ls 0*.patch | grep -v '^0000-cover-letter.patch$')
 } >"$out/series"
 step "kernel-patches/ rewritten from $dir ($base..HEAD)"

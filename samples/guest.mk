@@ -1,4 +1,4 @@
-# Guest programs from samples/ (see boot/user.mk).
+# Guest programs from samples/ (see boot/image/user.mk).
 PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind supervise-test \
 	bind-bench
 user-trap-pidfd_SRC := samples/seccomp/user-trap-pidfd.c samples/seccomp/user-trap-helper.c \

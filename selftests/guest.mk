@@ -1,4 +1,4 @@
-# Guest programs from selftests/ (see boot/user.mk).
+# Guest programs from selftests/ (see boot/image/user.mk).
 PROGS += pidfd_getfd_ioctl_test
 pidfd_getfd_ioctl_test_SRC := selftests/pidfd_getfd_ioctl_test.c
 pidfd_getfd_ioctl_test_CFLAGS := -isystem $(KSRC)/tools/testing/selftests/pidfd -pthread

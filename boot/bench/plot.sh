@@ -1,14 +1,14 @@
 #!/bin/sh
 # boot/bench/plot.sh PNG
-#   Chart $CACHE/bench/bench.csv (from 'make bench') with gnuplot: each
+#   Chart $BCACHE/bench/bench.csv (from 'make bench') with gnuplot: each
 #   row's median relative to its base row, one cluster per arch/ABI.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 png=${1:?usage: $0 PNG}
-csv=$CACHE/bench/bench.csv
+csv=$BCACHE/bench/bench.csv
 [ -f "$csv" ] || die "no $csv: run 'make bench' first"
 command -v gnuplot >/dev/null || die "gnuplot missing (make deps)"
-dat=$CACHE/bench/plot.dat
+dat=$BCACHE/bench/plot.dat
 # One line per method, one column per arch/ABI: the ratio to its base row.
 awk -F, 'NR > 1 {
 		col = $1 "/" $2

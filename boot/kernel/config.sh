@@ -1,10 +1,10 @@
 #!/bin/sh
-# boot/config.sh verify CONFIG FRAGMENT...
+# boot/kernel/config.sh verify CONFIG FRAGMENT...
 #   Fail, naming each one, if an option a fragment asks for is not what the
 #   final CONFIG has (merge_config.sh drops options with unmet dependencies
 #   without failing).
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 verify() {
 	config=$1

@@ -1,5 +1,5 @@
 # Guest programs for one ABI, static:
-#   make -f boot/user.mk ABI=x86_64 CC=gcc OUT=DIR KSRC=DIR
+#   make -f boot/image/user.mk ABI=x86_64 CC=gcc OUT=DIR KSRC=DIR
 # Each directory that has guest programs adds them in its guest.mk:
 #   PROGS += name
 #   name_SRC := dir/name.c [more.c]
@@ -18,16 +18,16 @@ CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static \
 HEADERS := $(wildcard uapi/linux/*.h)
 
 PROGS := init hello harness-selftest
-init_SRC := boot/guest/init.c
-hello_SRC := boot/guest/hello.c
-harness-selftest_SRC := boot/guest/harness-selftest.c
-SCRIPTS := boot/guest/debug-checks.sh
+init_SRC := boot/image/init.c
+hello_SRC := boot/guest-tests/hello.c
+harness-selftest_SRC := boot/guest-tests/harness-selftest.c
+SCRIPTS := boot/guest-tests/debug-checks.sh
 include $(wildcard */guest.mk)
 
 all: $(addprefix $(OUT)/,$(PROGS) $(notdir $(SCRIPTS)))
 
 define prog
-$(OUT)/$(1): $$($(1)_SRC) $$(HEADERS) boot/user.mk
+$(OUT)/$(1): $$($(1)_SRC) $$(HEADERS) boot/image/user.mk
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$($(1)_CFLAGS) -o $$@ $$(filter %.c,$$($(1)_SRC)) $$($(1)_LDLIBS)
 endef

@@ -1,32 +1,32 @@
 #!/bin/sh
-# Make $CACHE/linux: the Debian linux-source tree, committed once as the tag
-# 'pristine', with kernel-patches/series applied by 'git am' on branch 'series'.
+# Make $BCACHE/linux: the base's Debian linux-source tree (boot/base/BASE),
+# committed once as the tag 'pristine', with the base's series applied by
+# 'git am' on branch 'series'.
 # The series is re-applied only when a patch or the series file changed.
 #
-#   boot/tree.sh            the patched tree
-#   boot/tree.sh worktree DIR REV
+#   boot/kernel/tree.sh            the patched tree
+#   boot/kernel/tree.sh worktree DIR REV
 #                           a second work tree of the same repo at REV
-#   boot/tree.sh am DIR PATCH
+#   boot/kernel/tree.sh am DIR PATCH
 #                           apply one patch there
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
-PATCHES=$TOP/kernel-patches
 export GIT_AUTHOR_NAME=pidfd-getfd GIT_AUTHOR_EMAIL=pidfd-getfd@localhost
 export GIT_COMMITTER_NAME=pidfd-getfd GIT_COMMITTER_EMAIL=pidfd-getfd@localhost
 export GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z'
 git() { command git -C "$KSRC" -c core.autocrlf=false -c gc.auto=0 "$@"; }
 
 extract() {
-	[ -f "$KERNEL_TARBALL" ] || die "$KERNEL_TARBALL missing (run 'make deps')"
-	step "extracting $(basename "$KERNEL_TARBALL") into $KSRC"
+	[ -f "$TARBALL" ] || die "$TARBALL missing (run 'make deps')"
+	step "extracting $(basename "$TARBALL") into $KSRC"
 	rm -rf "$KSRC.tmp"
 	mkdir -p "$KSRC.tmp"
-	tar -C "$KSRC.tmp" --strip-components=1 -xf "$KERNEL_TARBALL"
+	tar -C "$KSRC.tmp" --strip-components=1 -xf "$TARBALL"
 	command git -C "$KSRC.tmp" init -q -b debian
 	# The tarball's ignore rules would hide files from 'git add'.
 	command git -C "$KSRC.tmp" add -f -A .
-	command git -C "$KSRC.tmp" -c user.name=x -c user.email=x@x commit -q -m "Debian $(basename "$KERNEL_TARBALL")"
+	command git -C "$KSRC.tmp" -c user.name=x -c user.email=x@x commit -q -m "Debian $(basename "$TARBALL")"
 	command git -C "$KSRC.tmp" tag pristine
 	mv "$KSRC.tmp" "$KSRC"
 	done_step "pristine tree committed"
@@ -38,15 +38,15 @@ stamp() {
 
 apply() {
 	want=$(stamp)
-	[ "$(cat "$CACHE/series.stamp" 2>/dev/null)" = "$want" ] && return 0
-	step "applying kernel-patches/series ($(series_patches | wc -l) patches)"
-	rm -f "$CACHE/series.stamp"
+	[ "$(cat "$BCACHE/series.stamp" 2>/dev/null)" = "$want" ] && return 0
+	step "applying $SERIES/series ($(series_patches | wc -l) patches)"
+	rm -f "$BCACHE/series.stamp"
 	# Apply in a scratch work tree, then move the build tree to the result:
 	# git touches only the files that differ, so builds stay incremental.
-	scratch=$CACHE/wt/apply
+	scratch=$BCACHE/wt/apply
 	worktree "$scratch" pristine
 	for p in $(series_patches); do
-		[ -f "$PATCHES/$p" ] || die "kernel-patches/series names $p, which does not exist"
+		[ -f "$PATCHES/$p" ] || die "$SERIES/series names $p, which does not exist"
 		if ! command git -C "$scratch" am -q --whitespace=error-all "$PATCHES/$p" >"$LOGS/git-am.log" 2>&1; then
 			cat "$LOGS/git-am.log" >&2
 			command git -C "$scratch" am --abort >/dev/null 2>&1 || true
@@ -54,7 +54,7 @@ apply() {
 		fi
 	done
 	git checkout -q -f -B series "$(command git -C "$scratch" rev-parse HEAD)"
-	echo "$want" >"$CACHE/series.stamp"
+	echo "$want" >"$BCACHE/series.stamp"
 	done_step "series applied: $(git rev-parse --short HEAD)"
 }
 
@@ -68,7 +68,7 @@ worktree() {
 	command git -C "$1" checkout -q -f --detach "$2"
 }
 
-mkdir -p "$CACHE" "$LOGS"
+mkdir -p "$BCACHE" "$LOGS"
 [ -d "$KSRC/.git" ] || extract
 case "${1:-}" in
 '') apply ;;

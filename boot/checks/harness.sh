@@ -1,0 +1,146 @@
+#!/bin/sh
+# boot/checks/harness.sh ARCH
+#   The harness can fail, as TAP in $LOGS/harness.log: guests that fail,
+#   hang, warn or leave a process behind, a dropped config option, a bad
+#   suite line, an arch in the environment, a stale CI workflow, and a
+#   missing, empty or cut log must each fail or be named. ARCH's kernel and
+#   initramfs must be built.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+load_arch "${1:?usage: $0 ARCH}"
+
+verdict_rejects() { # SUITE TIMEOUT EXPECTED-TEXT
+	log=$LOGS/harness-$1.log
+	REUSE_FAILED=1 sh "$TOP/boot/run.sh" -l "$log" -t "$2" "$ARCH" "$1" >/dev/null 2>&1
+	if sh "$TOP/boot/verdict.sh" "$log" >"$log.verdict"; then
+		echo "the verdict passed $log"
+		return 1
+	fi
+	cat "$log.verdict"
+	grep -q "$3" "$log.verdict"
+}
+
+config_drop_is_named() {
+	frag=$CACHE/harness-dropped.config
+	printf 'CONFIG_SECCOMP_FILTER=y\nCONFIG_PIDFD_HARNESS_SELFTEST_OPTION=y\n' >"$frag"
+	if out=$(sh "$TOP/boot/kernel/config.sh" verify "$BUILD/.config" "$frag" 2>&1); then
+		echo "verify accepted a missing option"
+		return 1
+	fi
+	echo "$out"
+	echo "$out" | grep -q 'CONFIG_PIDFD_HARNESS_SELFTEST_OPTION' &&
+		! echo "$out" | grep -q 'CONFIG_SECCOMP_FILTER'
+}
+
+# verdict_on_logs EXPECTED-TEXT LOG...: the verdict over LOGs must fail and
+# say EXPECTED-TEXT (logs made here, no guest needed)
+verdict_on_logs() {
+	want=$1
+	shift
+	if sh "$TOP/boot/verdict.sh" "$@" >"$LOGS/harness-logs.verdict" 2>&1; then
+		cat "$LOGS/harness-logs.verdict"
+		echo "the verdict passed $*"
+		return 1
+	fi
+	cat "$LOGS/harness-logs.verdict"
+	grep -q -- "$want" "$LOGS/harness-logs.verdict"
+}
+
+# A complete log of one passing test, and the same log cut before its end
+good_log() {
+	printf '@@@ RUN arch=%s suite=t\n@@@ BEGIN %s t\n1..1\nok 1 t\n@@@ END %s t status=0\n@@@ DONE\n' \
+		"$1" "$1" "$1" >"$2"
+}
+cut_log() {
+	good_log "$1" "$2"
+	sed -i '/^@@@ DONE/d' "$2"
+}
+
+# A suite with one bad line among good ones: the check names that line.
+a_bad_suite_line_is_named() {
+	suite=$LOGS/harness-bad.suite
+	printf '# a comment\nhello all 30 hello\nhangs nativ 30 harness-selftest hang\n' >"$suite"
+	if awk -v abis="$ABIS" -v stage="$BCACHE/user/$ARCH" -f "$TOP/boot/suite.awk" "$suite"; then
+		echo "suite.awk accepted $suite"
+		return 1
+	fi 2>"$LOGS/harness-bad.suite.out"
+	cat "$LOGS/harness-bad.suite.out"
+	grep -q "harness-bad.suite:3: ABIS is 'nativ'" "$LOGS/harness-bad.suite.out"
+}
+
+# .github/workflows/check.yml is what boot/ci-matrix.sh makes of boot/arch/ and boot/base/.
+the_ci_workflow_is_generated() {
+	sh "$TOP/boot/ci-matrix.sh" | diff -u "$TOP/.github/workflows/check.yml" - &&
+		echo "the workflow's jobs: $(known_arches | tr '\n' ' ')"
+}
+
+# kbuild's ARCH in the environment must not pick the arches of a run.
+an_environment_arch_is_ignored() {
+	all=$(known_arches | tr '\n' ' ' | sed 's/ $//')
+	# without the outer make's MAKEFLAGS: a 'make check ARCH=...' passes
+	# its command-line ARCH down through them
+	out=$(cd "$TOP" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ARCH=x86 make -n check 2>&1 |
+		grep 'boot/run.sh .* check')
+	echo "$out"
+	echo "$out" | grep -qF "for a in $all;"
+}
+
+# run.sh keeps a log only while every input is the same, and a failed log
+# only when asked (the self-test's own logs, which must fail).
+a_log_is_kept_only_while_its_inputs_are_the_same() {
+	kept=$LOGS/harness-kept.log
+	cp "$LOGS/harness-selftest-fail.log" "$kept"
+	cp "$LOGS/harness-selftest-fail.log.key" "$kept.key"
+	would keep 120 REUSE_FAILED=1 && would boot 121 REUSE_FAILED=1 &&
+		would boot 120 && would boot 120 REUSE_FAILED=1 RERUN=1
+}
+
+# would WANT TIMEOUT [VAR=VALUE...]: run.sh -n says WANT for the kept log
+would() {
+	want=$1 t=$2
+	shift 2
+	got=$(env RERUN= REUSE_FAILED= "$@" sh "$TOP/boot/run.sh" -n -l "$kept" -t "$t" \
+		"$ARCH" selftest-fail 2>&1)
+	echo "timeout $t $*: $got (want $want)"
+	[ "$got" = "$want" ]
+}
+
+an_empty_log_fails() {
+	good_log x86_64 "$LOGS/harness-good.log"
+	: >"$LOGS/harness-empty.log"
+	verdict_on_logs "log is empty (log: $LOGS/harness-empty.log)" "$LOGS/harness-good.log" "$LOGS/harness-empty.log"
+}
+
+a_missing_log_fails() {
+	good_log x86_64 "$LOGS/harness-good.log"
+	rm -f "$LOGS/harness-missing.log"
+	verdict_on_logs "log is missing (log: $LOGS/harness-missing.log)" "$LOGS/harness-good.log" "$LOGS/harness-missing.log"
+}
+
+a_cut_log_is_named() {
+	cut_log arm64 "$LOGS/harness-cut.log"
+	good_log x86_64 "$LOGS/harness-good.log"
+	verdict_on_logs "@@@ DONE missing) (log: $LOGS/harness-cut.log)" \
+		"$LOGS/harness-cut.log" "$LOGS/harness-good.log"
+}
+
+step "harness self-test: a failing guest, a hung guest, a warning before a hang, a stray process, a dropped option, a bad suite line, a missing, empty or cut log must fail"
+host_begin "$LOGS/harness.log" harness
+host_case harness "a-failing-guest-test-fails-the-verdict" \
+	verdict_rejects selftest-fail 120 'a deliberately failing case'
+host_case harness "a-guest-that-never-ends-fails-the-verdict" \
+	verdict_rejects selftest-hang 15 'did not finish within 15 s'
+host_case harness "a-kernel-warning-before-a-hang-is-in-the-verdict" \
+	verdict_rejects selftest-warn 15 'kernel: harness-selftest: WARNING: a kernel warning, then a hang'
+host_case harness "a-test-that-leaves-a-process-behind-fails-the-verdict" \
+	verdict_rejects selftest-stray 120 'left a process behind: pid=.* comm=harness-selfte'
+host_case harness "a-log-is-kept-only-while-its-inputs-are-the-same" \
+	a_log_is_kept_only_while_its_inputs_are_the_same
+host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
+host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
+host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
+host_case harness "the-ci-workflow-is-the-one-boot-arch-and-boot-base-make" the_ci_workflow_is_generated
+host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
+host_case harness "a-missing-log-among-the-verdicts-inputs-fails-it" a_missing_log_fails
+host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log_is_named
+host_end

@@ -1,0 +1,201 @@
+#!/bin/sh
+# boot/checks/lint.sh ARCH
+#   The series, checked without booting, as TAP in $LOGS/lint.log: it
+#   applies with git am and with quilt (no fuzz), checkpatch --strict, a
+#   MAINTAINERS entry for every added file, the uapi copy, the reserved
+#   ioctl number, the repo's copies of the selftests and samples, sparse
+#   (nothing new), and gcc -fanalyzer over the supervisor and the samples.
+#   ARCH's kernel must be built (sparse runs on its config).
+set -eu
+. "$(dirname "$0")/../lib.sh"
+load_arch "${1:?usage: $0 ARCH}"
+WT=$BCACHE/wt
+
+series_files_match() {
+	rc=0
+	for p in $(series_patches); do
+		[ -f "$PATCHES/$p" ] || { echo "series names missing $p"; rc=1; }
+	done
+	for f in "$PATCHES"/*.patch; do
+		p=$(basename "$f")
+		case $p in 0000-cover-letter.patch) continue ;; esac
+		series_patches | grep -qxF "$p" || { echo "$p is not in series"; rc=1; }
+	done
+	[ -f "$PATCHES/0000-cover-letter.patch" ] || { echo "no cover letter"; rc=1; }
+	return $rc
+}
+
+applies_with_git_am() {
+	sh "$TOP/boot/kernel/tree.sh" worktree "$WT/am" pristine
+	for p in $(series_patches); do
+		sh "$TOP/boot/kernel/tree.sh" am "$WT/am" "$PATCHES/$p" || return 1
+		echo "applied $p"
+	done
+	git -C "$WT/am" diff --quiet series -- || { echo "git am result differs from branch series"; return 1; }
+}
+
+applies_with_quilt() {
+	sh "$TOP/boot/kernel/tree.sh" worktree "$WT/quilt" pristine
+	git -C "$WT/quilt" clean -fdxq
+	(cd "$WT/quilt" && QUILT_PATCHES="$PATCHES" QUILT_PC=.pc \
+		quilt push -a --fuzz=0) || return 1
+	rm -rf "$WT/quilt/.pc"
+	git -C "$WT/quilt" add -A -f .
+	git -C "$WT/quilt" diff --cached --stat series --
+	git -C "$WT/quilt" diff --cached --quiet series -- ||
+		{ echo "quilt's tree differs from git am's"; return 1; }
+}
+
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for every
+# added file; added_files_are_maintained checks what it asks instead.
+# UNKNOWN_COMMIT_ID: the tree is the Debian tarball in one commit, so
+# checkpatch cannot find the mainline commit a backport names ("commit
+# 0c9bd6bc4bb2... upstream."); the note on the patch says where it is.
+checkpatch_clean() {
+	# checkpatch finds the kernel tree from the current directory.
+	# Debian's python3 first: checkpatch's SPDX check needs its python3-ply.
+	out=$(cd "$KSRC" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types \
+		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$1" 2>&1) || true
+	echo "$out"
+	echo "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'
+}
+
+added_files_are_maintained() {
+	rc=0
+	for f in $(git -C "$KSRC" diff --name-only --diff-filter=A pristine series); do
+		m=$(cd "$KSRC" && perl scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" |
+			grep -v 'THE REST' | grep -E '\((maintainer|supporter|reviewer):' | head -n 1)
+		echo "$f: ${m:-no MAINTAINERS entry}"
+		[ -n "$m" ] || rc=1
+	done
+	return $rc
+}
+
+# The repo's copies of what the series adds, and the files in the patched
+# tree: one source, so any difference is drift.
+sources_match_the_series() {
+	rc=0
+	for pair in selftests/pidfd_getfd_ioctl_test.c:tools/testing/selftests/pidfd/pidfd_getfd_ioctl_test.c \
+		samples/seccomp/user-trap.c:samples/seccomp/user-trap.c \
+		samples/seccomp/user-trap-helper.c:samples/seccomp/user-trap-helper.c \
+		samples/seccomp/user-trap-helper.h:samples/seccomp/user-trap-helper.h \
+		samples/seccomp/user-trap-pidfd.c:samples/seccomp/user-trap-pidfd.c; do
+		if cmp -s "$TOP/${pair%%:*}" "$KSRC/${pair#*:}"; then
+			echo "same: ${pair%%:*}"
+		else
+			diff -u "$KSRC/${pair#*:}" "$TOP/${pair%%:*}" | head -n 20
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+# 'p' ioctl commands of the uapi headers, but linux/pidfd.h's, numbered LO
+# to HI (hex): "FILE:LINE: 0xNN". The magic is 'p' or a macro defined as
+# 'p'; the number is decimal or hex.
+p_ioctls_in() { # LO HI
+	magic=$(cd "$KSRC" && grep -rhE "^#define[[:space:]]+[A-Za-z0-9_]+[[:space:]]+'p'" \
+		include/uapi arch/*/include/uapi | awk '{ printf "|%s", $2 }')
+	(cd "$KSRC" && grep -rnE "_IO(R|W|WR)?\(('p'$magic),[[:space:]]*(0[xX][0-9a-fA-F]+|[0-9]+)" \
+		include/uapi arch/*/include/uapi) | grep -v '^include/uapi/linux/pidfd.h:' |
+		awk -v lo=$((0x$1)) -v hi=$((0x$2)) '
+		function num(s,   v, i) {	# decimal or 0x hex; awk has no strtonum
+			if (s !~ /^0[xX]/)
+				return s + 0
+			for (i = 3; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+			return v
+		}
+		{
+			match($0, /_IO(R|W|WR)?\([^,]*,[[:space:]]*[0-9a-fA-FxX]+/)
+			n = substr($0, RSTART, RLENGTH); sub(/.*,[[:space:]]*/, "", n)
+			v = num(n)
+			if (v >= lo && v <= hi) { split($0, f, ":"); printf "%s:%s: 0x%02X\n", f[1], f[2], v }
+		}'
+}
+
+# The numbers ioctl-number.rst reserves for linux/pidfd.h hold our command
+# and no other header's.
+ioctl_range_is_free() {
+	# "'p'   B0-BF  linux/pidfd.h ..." or, for one number, "'p'   B0     ..."
+	range=$(sed -n "s|^'p' *\([0-9A-F][0-9A-F]\)-*\([0-9A-F]*\) *linux/pidfd.h .*|\1 \2|p" \
+		"$KSRC/Documentation/userspace-api/ioctl/ioctl-number.rst")
+	[ -n "$range" ] || { echo "ioctl-number.rst reserves no 'p' number for linux/pidfd.h"; return 1; }
+	set -- $range
+	[ $# = 2 ] || set -- "$1" "$1"
+	echo "reserved: 'p' $1-$2"
+	nr=$(sed -n "s/^#define PIDFD_IOCTL_GETFD _IOW(PIDFD_IOC_MAGIC, \(0x[0-9a-f]*\),.*/\1/p" \
+		"$KSRC/include/uapi/linux/pidfd.h")
+	[ -n "$nr" ] && [ $((nr)) -ge $((0x$1)) ] && [ $((nr)) -le $((0x$2)) ] ||
+		{ echo "PIDFD_IOCTL_GETFD's number '$nr' is not in $1-$2"; return 1; }
+	used=$(p_ioctls_in "$1" "$2")
+	[ -z "$used" ] || { echo "used by other headers:"; echo "$used"; return 1; }
+	echo "no other uapi header uses 'p' $1-$2"
+}
+
+# The check can fail: linux/pr.h's 'p' 0xC8-0xCD are in C0-CF.
+range_check_finds_pr_h() {
+	used=$(p_ioctls_in C0 CF)
+	echo "$used"
+	echo "$used" | grep -q '^include/uapi/linux/pr.h:.*: 0xC8$'
+}
+
+uapi_copy_identical() {
+	diff -u "$KSRC/include/uapi/linux/pidfd.h" "$TOP/uapi/linux/pidfd.h"
+}
+
+# Sparse warnings of a file in the pristine and the patched tree, without
+# line numbers, which the series shifts.
+sparse_warnings() { # SRC BUILD OBJ
+	kbuild "$1" "$2" C=2 "$3" 2>&1 |
+		grep -E 'warning:|error:' | sed -E -e "s|^$1/||" -e 's/:[0-9]+:[0-9]+:/:/' | sort
+}
+
+sparse_adds_nothing() { # FILE.c
+	obj=${1%.c}.o
+	sparse_warnings "$BCACHE/pristine/linux" "$BCACHE/pristine/build/sparse-$ARCH" "$obj" >"$LOGS/sparse-before"
+	sparse_warnings "$KSRC" "$BUILD" "$obj" >"$LOGS/sparse-after"
+	echo "sparse on $1: $(wc -l <"$LOGS/sparse-before") warnings before, $(wc -l <"$LOGS/sparse-after") after"
+	! comm -13 "$LOGS/sparse-before" "$LOGS/sparse-after" | grep .
+}
+
+prepare_sparse_pristine() {
+	sh "$TOP/boot/kernel/tree.sh" worktree "$BCACHE/pristine/linux" pristine
+	b=$BCACHE/pristine/build/sparse-$ARCH
+	mkdir -p "$b"
+	cmp -s "$BUILD/.config" "$b/.config" || cp "$BUILD/.config" "$b/.config"
+	run_logged "$LOGS/sparse-prepare.log" kbuild "$BCACHE/pristine/linux" "$b" -j"$JOBS" olddefconfig prepare
+}
+
+step "checking the series"
+host_begin "$LOGS/lint.log" lint
+host_case series "series-file-lists-every-patch" series_files_match
+host_case series "series-applies-with-git-am" applies_with_git_am
+host_case series "series-applies-with-quilt-push-no-fuzz" applies_with_quilt
+for p in $(series_patches); do
+	host_case checkpatch "$p" checkpatch_clean "$PATCHES/$p"
+done
+host_case series "every-added-file-has-a-maintainers-entry" added_files_are_maintained
+host_case series "uapi-linux-pidfd.h-is-the-patched-tree's" uapi_copy_identical
+host_case series "the-reserved-ioctl-number-is-used-by-no-other-uapi-header" ioctl_range_is_free
+host_case series "the-range-check-finds-linux-pr.h-in-p-C0-CF" range_check_finds_pr_h
+host_case series "selftests-and-samples-are-the-patched-tree's" sources_match_the_series
+command -v sparse >/dev/null || die "sparse missing (make deps)"
+prepare_sparse_pristine
+for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do
+	host_case sparse "$f" sparse_adds_nothing "$f"
+done
+# The security code must be clean under gcc's static analyzer (leaks,
+# use after free, NULL dereferences), with the same flags as the guest build.
+analyzer_clean() {
+	for f in "$@"; do
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fanalyzer -I"$TOP/uapi" -pthread \
+			-c "$TOP/$f" -o /dev/null || return 1
+		echo "$f: no analyzer warning"
+	done
+}
+host_case analyzer "bind-supervisor-and-the-user-trap-samples-are-fanalyzer-clean" \
+	analyzer_clean $(cd "$TOP" && ls samples/bind-supervisor/*.c) \
+		samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-pidfd.c
+host_end
+

@@ -1,0 +1,97 @@
+# The console protocol: its one description and its one parser.
+#
+# Every log the harness judges is a console log: boot/run.sh writes the
+# first line and QEMU's serial console the rest (the guest's /init,
+# boot/image/init.c, writes the markers); the host checks write the same
+# format through host_begin, host_case and host_end (boot/lib.sh). A line
+# may end in a carriage return (the guest's console), which is dropped
+# here, once, before any reader sees the line.
+#
+#   @@@ RUN base=B arch=A suite=S [accel=X] [smp=TEXT]
+#                        first line (boot/run.sh, host_begin); smp= is last,
+#                        and TEXT, the kernel's line for all CPUs up, must
+#                        appear in the log
+#   @@@ INIT TEXT        the guest's /init started (suite=S) or says what
+#                        it could not set up
+#   @@@ BEGIN ABI TEST   TEST's output follows: TAP (plan, ok / not ok)
+#   @@@ END ABI TEST status=S
+#                        TEST ended: S is an exit status, signal:N,
+#                        timeout:Ns or missing:PATH
+#   @@@ STRAY ABI TEST pid=N ppid=N state=C comm=NAME
+#                        TEST left that process behind; /init killed it
+#   @@@ KMSG <L>[SECONDS] TEXT
+#                        a kernel message of warning level or worse, as it
+#                        came
+#   @@@ KLOG BEGIN ... @@@ KLOG END
+#                        the whole kernel log, at the end
+#   @@@ DONE             the guest reached its end: the last marker
+#   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed
+#
+# Use: awk -f boot/console.awk -f READER.awk LOG... The rule below runs
+# first for every line and sets, for the reader's rules:
+#   kind     RUN INIT BEGIN END STRAY KMSG KLOG DONE HOST, or "" for any
+#            other line (TAP, console text)
+#   text     the line after its marker (for KMSG: the kernel's message)
+#   abi, test  of BEGIN, END and STRAY, and of any line inside a test's
+#            section ("" outside one)
+#   status   of END;  stray  of STRAY ("pid=... comm=...")
+#   run[K]   of RUN: base, arch, suite, accel, smp (per file)
+#   tap      for a line in a section: "plan", "ok", "not ok", or ""
+#   tap_skip 1 if that plan or test point carries a SKIP directive
+# $0 is the line without its carriage return.
+
+function console_reset() {
+	delete run
+	abi = test = ""
+	console_closed = 0
+}
+
+FNR == 1 { console_reset() }
+
+{
+	sub(/\r$/, "")
+	if (console_closed)	# the line after END or STRAY is outside a section
+		abi = test = ""
+	console_closed = 0
+	kind = text = status = stray = tap = ""
+	tap_skip = 0
+	if ($0 ~ /^@@@ [A-Z]+( |$)/) {
+		kind = $2
+		text = substr($0, length($2) + 6)
+		if (kind == "RUN") {
+			for (i = 3; i <= NF; i++)
+				if ($i ~ /^[a-z]+=/ && $i !~ /^smp=/)
+					run[substr($i, 1, index($i, "=") - 1)] = substr($i, index($i, "=") + 1)
+			if (match($0, / smp=.*/))
+				run["smp"] = substr($0, RSTART + 5)
+		} else if (kind == "BEGIN") {
+			abi = $3
+			test = $4
+		} else if (kind == "END") {
+			abi = $3
+			test = $4
+			status = $5
+			sub(/^status=/, "", status)
+			console_closed = 1
+		} else if (kind == "STRAY") {
+			abi = $3
+			test = $4
+			stray = substr($0, index($0, "pid="))
+			console_closed = 1
+		} else if (kind == "KMSG") {
+			# "<4>[   12.345] text": judged like the kernel's own lines
+			$0 = text
+		} else if (kind != "INIT" && kind != "KLOG" && kind != "DONE" && kind != "HOST") {
+			kind = ""
+		}
+	} else if (test != "") {
+		if ($0 ~ /^1\.\.[0-9]+/)
+			tap = "plan"
+		else if ($0 ~ /^ok [0-9]+/)
+			tap = "ok"
+		else if ($0 ~ /^not ok [0-9]+/)
+			tap = "not ok"
+		if (tap != "" && $0 ~ /# *[Ss][Kk][Ii][Pp]/)
+			tap_skip = 1
+	}
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# boot/image/initramfs.sh ARCH
+#   Pack $BCACHE/initramfs-ARCH.cpio with the kernel's usr/gen_init_cpio:
+#   boot/image/initramfs.list, Debian's busybox (boot/image/busybox.sh),
+#   the suites (each checked here by boot/suite.awk), the tree's kselftests
+#   (boot/image/kselftests.sh) and the guest programs of every ABI of ARCH
+#   (boot/image/user.mk).
+set -eu
+. "$(dirname "$0")/../lib.sh"
+load_arch "${1:?usage: $0 ARCH}"
+
+stage=$BCACHE/user/$ARCH
+out=$BCACHE/initramfs-$ARCH.cpio
+mkdir -p "$stage" "$BCACHE/tools"
+
+gen=$BCACHE/tools/gen_init_cpio
+if [ ! -x "$gen" ] || [ "$KSRC/usr/gen_init_cpio.c" -nt "$gen" ]; then
+	cc -O2 -o "$gen" "$KSRC/usr/gen_init_cpio.c" || die "building gen_init_cpio"
+fi
+
+busybox=$(sh "$TOP/boot/image/busybox.sh" "$ARCH")
+
+list=$stage/initramfs.list
+echo "$ABIS" >"$stage/abis"
+native=${ABIS%% *}
+sed -e "s|@NATIVE@|$stage/$native|g" -e "s|@BUSYBOX@|$busybox|g" \
+	-e "s|@TOP@|$TOP|g" -e "s|@STAGE@|$stage|g" "$TOP/boot/image/initramfs.list" >"$list"
+for s in "$TOP"/boot/suites/*; do
+	echo "file /etc/suites/$(basename "$s") $s 0644 0 0" >>"$list"
+done
+
+sh "$TOP/boot/image/kselftests.sh" "$ARCH"
+
+for abi in $ABIS; do
+	cc=$(abi_var "$abi" CC)
+	step "guest programs for $abi ($cc)"
+	run_logged "$LOGS/user-$abi.log" make -C "$TOP" -f boot/image/user.mk \
+		ABI="$abi" CC="$cc" OUT="$stage/$abi/bin" KSRC="$KSRC"
+	# Every file below the ABI's directory, as it is laid out there.
+	(cd "$stage/$abi" && find . -mindepth 1 | sort) | while read -r f; do
+		f=${f#./}
+		if [ -d "$stage/$abi/$f" ]; then
+			echo "dir /abi/$abi/$f 0755 0 0"
+		else
+			mode=$(stat -c %a "$stage/$abi/$f")
+			echo "file /abi/$abi/$f $stage/$abi/$f $mode 0 0"
+		fi
+	done | sed "1i dir /abi/$abi 0755 0 0" >>"$list"
+done
+
+# Every suite is checked here, where a bad line can be named: the guest's
+# /init would skip it, or run it on the wrong ABIs, or with no timeout.
+for s in "$TOP"/boot/suites/*; do
+	awk -v abis="$ABIS" -v stage="$stage" -f "$TOP/boot/suite.awk" "$s" >/dev/null ||
+		die "bad suite $s (see the lines above; the format is in boot/suite.awk)"
+done
+
+# Directories get time 0 (gen_init_cpio would give them the time of
+# packing); files keep their own times, so the archive changes when a file
+# is rebuilt even with the same bytes.
+"$gen" -t 0 "$list" >"$out.tmp" || die "gen_init_cpio $list failed"
+mv "$out.tmp" "$out"
+# What the image holds, without times: each entry with its file's content
+# hash in place of its source path. boot/run.sh keys a boot on this.
+while read -r type name src rest; do
+	case $type in
+	file) echo "$type $name $(sha256sum <"$src" | cut -d' ' -f1) $rest" ;;
+	*) echo "$type $name $src $rest" ;;
+	esac
+done <"$list" | sha256sum | cut -d' ' -f1 >"$out.content"
+done_step "initramfs $out ($(($(stat -c %s "$out") / 1024)) KiB)"

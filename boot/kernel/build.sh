@@ -1,0 +1,50 @@
+#!/bin/sh
+# boot/kernel/build.sh [-f FLAVOUR] [-s SRC -o OUT] ARCH
+#   Configure (tinyconfig + boot/kernel/common.config +
+#   boot/arch/ARCH/kernel.config [+ boot/flavour/FLAVOUR/kernel.config]) and
+#   build ARCH's kernel image and samples/seccomp out of tree, with ccache.
+#   -s SRC, -o OUT  another tree and build directory (default: the patched
+#                   $BCACHE/linux into $BCACHE/build/ARCH[-FLAVOUR])
+set -eu
+. "$(dirname "$0")/../lib.sh"
+usage="usage: $0 [-f FLAVOUR] [-s SRC -o OUT] ARCH"
+flavour= src= out=
+while getopts f:s:o: opt; do
+	case $opt in
+	f) flavour=$OPTARG ;;
+	s) src=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) die "$usage" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] || die "$usage"
+load_arch "$1"
+[ -z "$flavour" ] || load_flavour "$flavour"
+src=${src:-$KSRC}
+out=${out:-$BUILD${flavour:+-$flavour}}
+frags="$TOP/boot/kernel/common.config $ARCH_DIR/kernel.config"
+[ -z "$flavour" ] || frags="$frags $TOP/boot/flavour/$flavour/kernel.config"
+for f in $frags; do [ -f "$f" ] || die "no config fragment $f"; done
+name=$ARCH${flavour:+-$flavour}
+mkdir -p "$out" "$LOGS"
+log=$LOGS/kernel-$(echo "${out#"$BCACHE"/}" | tr / -).log
+
+command -v ccache >/dev/null || die "ccache missing (run 'make deps')"
+kmake() { kbuild "$src" "$out" "$@"; }
+
+# Regenerate .config only when a fragment changed, so rebuilds stay incremental.
+want=$(cat $frags | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$out/.fragments.stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
+	step "configuring $name: tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' ')"
+	run_logged "$log" kmake tinyconfig
+	run_logged "$log.merge" sh -c "cd '$out' && ARCH=$KARCH '$src/scripts/kconfig/merge_config.sh' -m -O '$out' '$out/.config' $frags"
+	run_logged "$log" kmake olddefconfig
+	"$TOP/boot/kernel/config.sh" verify "$out/.config" $frags
+	echo "$want" >"$out/.fragments.stamp"
+fi
+
+step "building $name $KTARGET and samples/seccomp (-j$JOBS, log: $log)"
+run_logged "$log" kmake -j"$JOBS" "$KTARGET" samples/seccomp/
+[ -f "$out/$KIMAGE" ] || die "no $out/$KIMAGE after the build"
+done_step "kernel $name ready: $out/$KIMAGE"
