@@ -26,6 +26,8 @@ jobs:
     timeout-minutes: 90
     env:
       PIDFD_GETFD_CACHE: \${{ github.workspace }}/.cache/pidfd-getfd
+      # a restored cache may hold logs of another machine: boot every guest
+      RERUN: 1
     steps:
       - uses: actions/checkout@v4
       - uses: actions/cache@v4

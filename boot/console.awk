@@ -4,7 +4,7 @@
 # first line and QEMU's serial console the rest (the guest's /init,
 # boot/image/init.c, writes the markers); the host checks write the same
 # format through host_begin, host_case and host_end (boot/lib.sh). A line
-# may end in a carriage return (the guest's console), which is dropped
+# may end in carriage returns (the guest's console), which are dropped
 # here, once, before any reader sees the line.
 #
 #   @@@ RUN base=B arch=A suite=S [accel=X] [smp=TEXT]
@@ -49,7 +49,7 @@ function console_reset() {
 FNR == 1 { console_reset() }
 
 {
-	sub(/\r$/, "")
+	sub(/\r+$/, "")
 	if (console_closed)	# the line after END or STRAY is outside a section
 		abi = test = ""
 	console_closed = 0

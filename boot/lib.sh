@@ -73,6 +73,11 @@ load_arch() {
 	QEMU_EXTRA=
 	# shellcheck disable=SC1091
 	. "$ARCH_DIR/arch.conf"
+	derive_arch
+}
+
+# derive_arch: what follows from the loaded record (and flavour).
+derive_arch() {
 	BUILD=$BCACHE/build/$ARCH
 	KTARGET=${KIMAGE##*/}
 	_native_cc=$(abi_var "${ABIS%% *}" CC)
@@ -91,6 +96,7 @@ load_flavour() {
 	[ -f "$TOP/boot/flavour/$1/flavour.conf" ] || die "unknown flavour '$1' (no boot/flavour/$1/flavour.conf)"
 	# shellcheck disable=SC1090
 	. "$TOP/boot/flavour/$1/flavour.conf"
+	derive_arch
 }
 
 # kbuild SRC OUT MAKE-ARGS...: kernel make for the loaded arch, with ccache.

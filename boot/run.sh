@@ -47,8 +47,13 @@ log=${log:-$LOGS/$ARCH-$suite.log}
 [ -f "$initrd" ] && [ -f "$initrd.content" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH)"
 mkdir -p "$LOGS"
 kernel_args=$KERNEL_ARGS
+host_mhz=
 case $kernel_args in
-*@HOST_TSC_KHZ@*) kernel_args=$(echo "$kernel_args" | sed "s/@HOST_TSC_KHZ@/$(host_tsc_khz)/g") ;;
+*@HOST_TSC_KHZ@*)
+	khz=$(host_tsc_khz)
+	host_mhz=$((khz / 1000))
+	kernel_args=$(echo "$kernel_args" | sed "s/@HOST_TSC_KHZ@/$khz/g")
+	;;
 esac
 
 # qemu ACCEL SUITE SERIAL [WRAPPER...]: run QEMU (under WRAPPER, e.g. timeout).
@@ -93,15 +98,26 @@ if [ "$suite" = shell ]; then
 	exit 0
 fi
 
+# One run at a time into a log: a second one would mix its console into
+# the first one's.
+exec 9>"$log.lock"
+flock -n 9 || die "another boot is writing $log (lock: $log.lock)"
+
 # The inputs of this run, as one hash: the same hash as the last complete
-# run into LOG means the same kernel, image, suite and QEMU command.
+# run into LOG means the same kernel, image, suite and QEMU command (the
+# host's TSC rate counts in MHz: it is measured each time). LOG.key holds
+# it and the hash of the log that run wrote, so an edited log is not kept.
 key=$({
 	sha256sum "$image" "$0" "$TOP/boot/lib.sh" | cut -d' ' -f1
 	cat "$initrd.content"
 	"$QEMU" --version | head -n 1
-	echo "$BASE $ARCH $suite $timeout $accel $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $KERNEL_ARGS"
+	echo "$BASE $ARCH $suite $timeout $accel $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $KERNEL_ARGS $host_mhz"
 } | sha256sum | cut -d' ' -f1)
-if [ -z "${RERUN:-}" ] && [ -s "$log" ] && [ "$(cat "$log.key" 2>/dev/null)" = "$key" ] &&
+# A log is kept if its key matches, it passes the verdict or the caller
+# keeps failed logs, and QEMU itself did not fail in it.
+if [ -z "${RERUN:-}" ] && [ -s "$log" ] &&
+	[ "$(cat "$log.key" 2>/dev/null)" = "$key $(sha256sum <"$log" | cut -d' ' -f1)" ] &&
+	! grep -q '^@@@ HOST qemu exited' "$log" &&
 	{ [ -n "${REUSE_FAILED:-}" ] || sh "$TOP/boot/verdict.sh" "$log" >/dev/null; }; then
 	[ -z "$dry" ] || { echo keep; exit 0; }
 	step "suite '$suite': kept $log, from a run with the same inputs at $(date -r "$log.key" +%H:%M:%S) (RERUN=1 boots again)"
@@ -111,20 +127,23 @@ fi
 rm -f "$log.key"
 
 step "booting suite '$suite' (timeout ${timeout} s, log: $log)"
-echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$log"
+# The console goes to LOG.new, which becomes LOG when QEMU is done.
+new=$log.new
+echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$new"
 rc_file=$log.rc
 {
 	rc=0
 	qemu "$accel" "$suite" stdio timeout -k 5 "$timeout" </dev/null 2>&1 || rc=$?
 	echo "$rc" >"$rc_file"
-} | tee -a "$log" | awk -v show_tap="${SHOW_TAP:-}" -f "$TOP/boot/console.awk" -f "$TOP/boot/progress.awk" |
+} | tee -a "$new" | awk -v show_tap="${SHOW_TAP:-}" -f "$TOP/boot/console.awk" -f "$TOP/boot/progress.awk" |
 	while IFS= read -r line; do step "  $line"; done
 rc=$(cat "$rc_file")
 rm -f "$rc_file"
 case $rc in
 0) ;;
-124 | 137) echo "@@@ HOST guest did not finish within $timeout s" >>"$log" ;;
-*) echo "@@@ HOST qemu exited with status $rc" >>"$log" ;;
+124 | 137) echo "@@@ HOST guest did not finish within $timeout s" >>"$new" ;;
+*) echo "@@@ HOST qemu exited with status $rc" >>"$new" ;;
 esac
-echo "$key" >"$log.key"
+mv "$new" "$log"
+echo "$key $(sha256sum <"$log" | cut -d' ' -f1)" >"$log.key"
 step "guest finished (qemu status $rc, $(($(date +%s) - _t0)) s)"

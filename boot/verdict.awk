@@ -1,4 +1,4 @@
-# awk [-v known=boot/base/BASE/upstream-known-failures] -f boot/console.awk -f boot/verdict.awk LOG...
+# awk [-v known_dir=boot/base] -f boot/console.awk -f boot/verdict.awk LOG...
 #
 # Judge guest (and host check) logs written by boot/run.sh: every test
 # section's TAP, its exit status, the kernel's log, and whether the guest
@@ -39,9 +39,18 @@ function finish_file() {
 
 BEGIN {
 	# Every log named is expected: a missing or empty one fails, named.
+	# The bases of the logs, from their first lines: with more than one,
+	# each row says its base.
 	for (i = 1; i < ARGC; i++) {
 		if ((getline line < ARGV[i]) > 0) {
 			close(ARGV[i])
+			if (match(line, /^@@@ RUN base=[^ ]+/)) {
+				b = substr(line, 14, RLENGTH - 13)
+				if (!(b in bases)) {
+					bases[b] = 1
+					nbases++
+				}
+			}
 			continue
 		}
 		file = ARGV[i]
@@ -50,10 +59,15 @@ BEGIN {
 		ARGV[i] = ""
 	}
 	file = ""
-	while (known != "" && (getline line < known) > 0) {
-		sub(/#.*/, "", line)
-		if (split(line, f, " ") >= 2)
-			is_known[f[1] " " f[2]] = 1
+	# Each base's known upstream failures: known_dir/BASE/upstream-known-failures
+	for (b in bases) {
+		known = known_dir "/" b "/upstream-known-failures"
+		while (known_dir != "" && (getline line < known) > 0) {
+			sub(/#.*/, "", line)
+			if (split(line, f, " ") >= 2)
+				is_known[b " " f[1] " " f[2]] = 1
+		}
+		close(known)
 	}
 }
 
@@ -62,6 +76,7 @@ FNR == 1 {
 	file = FILENAME
 	arch = FILENAME
 	runseen = done = insection = smp_seen = 0
+	base = ""
 	smp = ""
 	delete bad_seen
 }
@@ -70,13 +85,9 @@ kind == "RUN" {
 	runseen = 1
 	if ("arch" in run)
 		arch = run["arch"]
-	if ("base" in run && !(run["base"] in bases)) {
-		bases[run["base"]] = 1
-		nbases++
-	}
-	# with logs of several bases, each row says its base
+	base = run["base"]
 	if (nbases > 1)
-		arch = run["base"] ":" arch
+		arch = base ":" arch
 	smp = run["smp"]
 	next
 }
@@ -93,8 +104,11 @@ kind == "BEGIN" {
 }
 
 kind == "END" {
-	if (!insection)
+	if (!insection) {
+		# its BEGIN was lost (a kernel message on the same line?)
+		failure(arch "/" abi, test ": END without its BEGIN")
 		next
+	}
 	insection = 0
 	if (plan < 0)
 		failure(row, sect ": no TAP plan (exit status " status ")")
@@ -128,7 +142,7 @@ insection && tap != "" {
 	} else if (tap == "ok") {
 		npass++
 		passed[row]++
-	} else if ((arch " " upstream_name($0)) in is_known) {
+	} else if ((base " " run["arch"] " " upstream_name($0)) in is_known) {
 		knownfail[row]++
 		nknown++
 	} else {
@@ -180,7 +194,7 @@ END {
 	for (i = 1; i <= nfailures; i++)
 		print "FAILED " failures[i]
 	if (nknown)
-		printf "%d known failures, which fail without the series too (%s)\n", nknown, known
+		printf "%d known failures, which fail without the series too (%s/BASE/upstream-known-failures)\n", nknown, known_dir
 	if (tp + tf == 0 && nfailures == 0) {
 		print "FAILED: no test ran"
 		tf = 1

@@ -92,7 +92,10 @@ a_log_is_kept_only_while_its_inputs_are_the_same() {
 	cp "$LOGS/harness-selftest-fail.log" "$kept"
 	cp "$LOGS/harness-selftest-fail.log.key" "$kept.key"
 	would keep 120 REUSE_FAILED=1 && would boot 121 REUSE_FAILED=1 &&
-		would boot 120 && would boot 120 REUSE_FAILED=1 RERUN=1
+		would boot 120 && would boot 120 REUSE_FAILED=1 RERUN=1 || return 1
+	echo "an edited log:"
+	echo 'ok 2 a line that no guest wrote' >>"$kept"
+	would boot 120 REUSE_FAILED=1
 }
 
 # would WANT TIMEOUT [VAR=VALUE...]: run.sh -n says WANT for the kept log
@@ -115,6 +118,26 @@ a_missing_log_fails() {
 	good_log x86_64 "$LOGS/harness-good.log"
 	rm -f "$LOGS/harness-missing.log"
 	verdict_on_logs "log is missing (log: $LOGS/harness-missing.log)" "$LOGS/harness-good.log" "$LOGS/harness-missing.log"
+}
+
+# A test whose BEGIN marker was lost (a kernel message on the same line)
+# must not vanish with its failures.
+an_end_without_its_begin_fails() {
+	printf '@@@ RUN base=%s arch=x86_64 suite=t\n@@@ BEGIN x86_64 good\n1..1\nok 1 a\n@@@ END x86_64 good status=0\n[    5.1] random: crng init done@@@ BEGIN x86_64 bad\n1..2\nnot ok 2 b\n@@@ END x86_64 bad status=1\n@@@ DONE\n' \
+		"$BASE" >"$LOGS/harness-lost.log"
+	verdict_on_logs "bad: END without its BEGIN" "$LOGS/harness-lost.log"
+}
+
+# Logs of two bases: each row names its base, from the first log on.
+two_bases_get_rows_of_their_own() {
+	good_log x86_64 "$LOGS/harness-base-a.log"
+	sed -i '1s/^@@@ RUN /@@@ RUN base=base-a /' "$LOGS/harness-base-a.log"
+	good_log x86_64 "$LOGS/harness-base-b.log"
+	sed -i '1s/^@@@ RUN /@@@ RUN base=base-b /' "$LOGS/harness-base-b.log"
+	sh "$TOP/boot/verdict.sh" "$LOGS/harness-base-a.log" "$LOGS/harness-base-b.log" >"$LOGS/harness-logs.verdict" 2>&1
+	cat "$LOGS/harness-logs.verdict"
+	grep -q '^base-a:x86_64/x86_64 ' "$LOGS/harness-logs.verdict" &&
+		grep -q '^base-b:x86_64/x86_64 ' "$LOGS/harness-logs.verdict"
 }
 
 a_cut_log_is_named() {
@@ -143,4 +166,6 @@ host_case harness "the-ci-workflow-is-the-one-boot-arch-and-boot-base-make" the_
 host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
 host_case harness "a-missing-log-among-the-verdicts-inputs-fails-it" a_missing_log_fails
 host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log_is_named
+host_case harness "a-test-whose-begin-was-lost-fails-the-verdict" an_end_without_its_begin_fails
+host_case harness "logs-of-two-bases-get-rows-of-their-own" two_bases_get_rows_of_their_own
 host_end

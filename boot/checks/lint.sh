@@ -72,18 +72,32 @@ added_files_are_maintained() {
 }
 
 # The repo's copies of what the series adds, and the files in the patched
-# tree: one source, so any difference is drift.
+# tree: one source, so any difference is drift. A base whose tree needs
+# other lines (an older or newer kernel's style) says which, as a patch
+# from the repo's copies to its files: boot/base/BASE/sources.diff.
+SOURCES="selftests/pidfd_getfd_ioctl_test.c:tools/testing/selftests/pidfd/pidfd_getfd_ioctl_test.c
+samples/seccomp/user-trap.c:samples/seccomp/user-trap.c
+samples/seccomp/user-trap-helper.c:samples/seccomp/user-trap-helper.c
+samples/seccomp/user-trap-helper.h:samples/seccomp/user-trap-helper.h
+samples/seccomp/user-trap-pidfd.c:samples/seccomp/user-trap-pidfd.c"
 sources_match_the_series() {
+	want=$BCACHE/wt/sources
+	rm -rf "$want"
+	for pair in $SOURCES; do
+		mkdir -p "$(dirname "$want/${pair#*:}")"
+		cp "$TOP/${pair%%:*}" "$want/${pair#*:}"
+	done
+	if [ -f "$BASE_DIR/sources.diff" ]; then
+		(cd "$want" && patch -p1 -s --no-backup-if-mismatch <"$BASE_DIR/sources.diff") ||
+			{ echo "boot/base/$BASE/sources.diff does not apply to the repo's copies"; return 1; }
+		echo "the repo's copies with boot/base/$BASE/sources.diff:"
+	fi
 	rc=0
-	for pair in selftests/pidfd_getfd_ioctl_test.c:tools/testing/selftests/pidfd/pidfd_getfd_ioctl_test.c \
-		samples/seccomp/user-trap.c:samples/seccomp/user-trap.c \
-		samples/seccomp/user-trap-helper.c:samples/seccomp/user-trap-helper.c \
-		samples/seccomp/user-trap-helper.h:samples/seccomp/user-trap-helper.h \
-		samples/seccomp/user-trap-pidfd.c:samples/seccomp/user-trap-pidfd.c; do
-		if cmp -s "$TOP/${pair%%:*}" "$KSRC/${pair#*:}"; then
+	for pair in $SOURCES; do
+		if cmp -s "$want/${pair#*:}" "$KSRC/${pair#*:}"; then
 			echo "same: ${pair%%:*}"
 		else
-			diff -u "$KSRC/${pair#*:}" "$TOP/${pair%%:*}" | head -n 20
+			diff -u "$KSRC/${pair#*:}" "$want/${pair#*:}" | head -n 20
 			rc=1
 		fi
 	done
@@ -140,8 +154,23 @@ range_check_finds_pr_h() {
 	echo "$used" | grep -q '^include/uapi/linux/pr.h:.*: 0xC8$'
 }
 
+# uapi/linux/pidfd.h against the patched tree's: the whole file, or, for a
+# base whose header has more than ours (UAPI_COMPARE=block in base.conf),
+# the block the series adds, from its first comment to the command.
+uapi_block() {
+	sed -n '/^\/\* Flags for PIDFD_IOCTL_GETFD\. \*\/$/,/^#define PIDFD_IOCTL_GETFD /p' "$1"
+}
 uapi_copy_identical() {
-	diff -u "$KSRC/include/uapi/linux/pidfd.h" "$TOP/uapi/linux/pidfd.h"
+	case $UAPI_COMPARE in
+	file) diff -u "$KSRC/include/uapi/linux/pidfd.h" "$TOP/uapi/linux/pidfd.h" ;;
+	block)
+		uapi_block "$KSRC/include/uapi/linux/pidfd.h" >"$LOGS/uapi-tree"
+		uapi_block "$TOP/uapi/linux/pidfd.h" >"$LOGS/uapi-repo"
+		echo "the block the series adds: $(wc -l <"$LOGS/uapi-repo") lines"
+		[ -s "$LOGS/uapi-repo" ] && diff -u "$LOGS/uapi-tree" "$LOGS/uapi-repo"
+		;;
+	*) echo "UAPI_COMPARE is '$UAPI_COMPARE' in boot/base/$BASE/base.conf: want file or block"; return 1 ;;
+	esac
 }
 
 # Sparse warnings of a file in the pristine and the patched tree, without
@@ -176,7 +205,7 @@ for p in $(series_patches); do
 	host_case checkpatch "$p" checkpatch_clean "$PATCHES/$p"
 done
 host_case series "every-added-file-has-a-maintainers-entry" added_files_are_maintained
-host_case series "uapi-linux-pidfd.h-is-the-patched-tree's" uapi_copy_identical
+host_case series "uapi-linux-pidfd.h-is-the-patched-tree's-$UAPI_COMPARE" uapi_copy_identical
 host_case series "the-reserved-ioctl-number-is-used-by-no-other-uapi-header" ioctl_range_is_free
 host_case series "the-range-check-finds-linux-pr.h-in-p-C0-CF" range_check_finds_pr_h
 host_case series "selftests-and-samples-are-the-patched-tree's" sources_match_the_series

@@ -55,17 +55,19 @@ for s in "$TOP"/boot/suites/*; do
 		die "bad suite $s (see the lines above; the format is in boot/suite.awk)"
 done
 
-# Directories get time 0 (gen_init_cpio would give them the time of
-# packing); files keep their own times, so the archive changes when a file
-# is rebuilt even with the same bytes.
-"$gen" -t 0 "$list" >"$out.tmp" || die "gen_init_cpio $list failed"
-mv "$out.tmp" "$out"
 # What the image holds, without times: each entry with its file's content
-# hash in place of its source path. boot/run.sh keys a boot on this.
+# hash in place of its source path. boot/run.sh keys a boot on this, so it
+# is removed first and moved into place last, after the image.
+rm -f "$out.content"
 while read -r type name src rest; do
 	case $type in
 	file) echo "$type $name $(sha256sum <"$src" | cut -d' ' -f1) $rest" ;;
 	*) echo "$type $name $src $rest" ;;
 	esac
-done <"$list" | sha256sum | cut -d' ' -f1 >"$out.content"
+done <"$list" | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
+# Directories get time 0 (gen_init_cpio would give them the time of
+# packing); files keep their own times.
+"$gen" -t 0 "$list" >"$out.tmp" || die "gen_init_cpio $list failed"
+mv "$out.tmp" "$out"
+mv "$out.content.tmp" "$out.content"
 done_step "initramfs $out ($(($(stat -c %s "$out") / 1024)) KiB)"
