@@ -437,7 +437,13 @@ static int fetch(int pidfd, int fd)
 	return syscall(__NR_pidfd_getfd, pidfd, fd, 0);
 }
 
-/* Use PIDFD_IOCTL_GETFD where the kernel has it, else pidfd_getfd(2). */
+/*
+ * Use PIDFD_IOCTL_GETFD where the kernel has it, else pidfd_getfd(2). A
+ * kernel without it says ENOTTY (6.1), or EINVAL where pidfs refuses any
+ * command with an argument before looking at the command (6.12 as Debian
+ * ships it; mainline's 8ce352818820 makes that ENOTTY): the arguments
+ * here are valid, so neither can mean anything else.
+ */
 static void probe_fetch(void)
 {
 	int pidfd = syscall(__NR_pidfd_open, getpid(), 0), fd = -1;
@@ -450,7 +456,8 @@ static void probe_fetch(void)
 	if (want != FETCH_SYSCALL) {
 		fetch_method = FETCH_IOCTL;
 		fd = fetch(pidfd, pidfd);
-		if (fd < 0 && (errno != ENOTTY || want == FETCH_IOCTL)) {
+		if (fd < 0 && ((errno != ENOTTY && errno != EINVAL) ||
+			       want == FETCH_IOCTL)) {
 			perror("bind-supervisor: PIDFD_IOCTL_GETFD");
 			exit(1);
 		}
