@@ -99,22 +99,17 @@ check-guest: deps
 	@for a in $(ARCHES); do sh boot/checks/baseline.sh $$a || exit 1; done
 	@$(verdict) $(call guest_logs,check) $(baseline_logs)
 
-check-lint: deps
-	@rm -f $(LOGS)/lint.log
+# check-lint, check-harness: boot/checks/NAME.sh on the host's guest arch
+check-lint check-harness: check-%: deps
+	@rm -f $(LOGS)/$*.log
 	@$(call guest,$(SHELL_ARCH))
-	@sh boot/checks/lint.sh $(SHELL_ARCH)
-	@$(verdict) $(LOGS)/lint.log
+	@sh boot/checks/$*.sh $(SHELL_ARCH)
+	@$(verdict) $(LOGS)/$*.log
 
 check-docs: deps
 	@rm -f $(LOGS)/docs.log
 	@sh boot/kernel/tree.sh && sh boot/checks/docs.sh
 	@$(verdict) $(LOGS)/docs.log
-
-check-harness: deps
-	@rm -f $(LOGS)/harness.log
-	@$(call guest,$(SHELL_ARCH))
-	@sh boot/checks/harness.sh $(SHELL_ARCH)
-	@$(verdict) $(LOGS)/harness.log
 
 check-prefixes: deps
 	@rm -f $(LOGS)/prefixes.log
