@@ -17,3 +17,5 @@ bind-bench_SRC := samples/bind-supervisor/bind-bench.c
 supervise-test_SRC := samples/bind-supervisor/supervise-test.c \
 	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h
 SCRIPTS += samples/samples-test.sh
+# The oci flavour's suite (boot/suites/oci) and its listener stand-in.
+include samples/oci/guest.mk
