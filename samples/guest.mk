@@ -3,9 +3,10 @@ PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind su
 	bind-bench
 user-trap-pidfd_SRC := samples/seccomp/user-trap-pidfd.c samples/seccomp/user-trap-helper.c \
 	samples/seccomp/user-trap-helper.h
-bind-supervisor_SRC := samples/bind-supervisor/bind-supervisor.c \
-	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h \
+POLICY_SRC := samples/bind-supervisor/policy.c samples/bind-supervisor/policy.h \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
+bind-supervisor_SRC := samples/bind-supervisor/bind-supervisor.c \
+	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h $(POLICY_SRC)
 bind-supervisor_CFLAGS := -pthread
 try-bind_SRC := samples/bind-supervisor/try-bind.c
 try-bind_CFLAGS := -pthread
@@ -16,6 +17,20 @@ slow-bind_CFLAGS := -pthread
 bind-bench_SRC := samples/bind-supervisor/bind-bench.c
 supervise-test_SRC := samples/bind-supervisor/supervise-test.c \
 	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h
-SCRIPTS += samples/samples-test.sh
+SCRIPTS += samples/samples-test.sh samples/tap.sh
+
+# bind-agent, the OCI runtimes' seccomp agent, and its test client: the
+# native ABI only (a runtime hands its listener to an agent of its own
+# arch), with Debian's libjson-c-dev for that arch (boot/deps.sh).
+ifeq ($(ABI),$(NATIVE_ABI))
+PROGS += bind-agent agent-client
+bind-agent_SRC := samples/bind-supervisor/bind-agent.c $(POLICY_SRC)
+bind-agent_CFLAGS := -pthread -I/usr/include/json-c
+bind-agent_LDLIBS := /usr/lib/$(shell $(CC) -dumpmachine)/libjson-c.a
+agent-client_SRC := samples/bind-supervisor/agent-client.c \
+	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
+SCRIPTS += samples/bind-supervisor/agent-test.sh
+endif
+
 # The oci flavour's suite (boot/suites/oci) and its listener stand-in.
 include samples/oci/guest.mk

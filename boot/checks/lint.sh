@@ -218,7 +218,7 @@ done
 # use after free, NULL dereferences), with the same flags as the guest build.
 analyzer_clean() {
 	for f in "$@"; do
-		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fanalyzer -I"$TOP/uapi" -pthread \
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fanalyzer -I"$TOP/uapi" -I/usr/include/json-c -pthread \
 			-c "$TOP/$f" -o /dev/null || return 1
 		echo "$f: no analyzer warning"
 	done

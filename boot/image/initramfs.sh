@@ -35,7 +35,7 @@ for abi in $ABIS; do
 	cc=$(abi_var "$abi" CC)
 	step "guest programs for $abi ($cc)"
 	run_logged "$LOGS/user-$abi.log" make -C "$TOP" -f boot/image/user.mk \
-		ABI="$abi" CC="$cc" OUT="$stage/$abi/bin" KSRC="$KSRC"
+		ABI="$abi" NATIVE_ABI="$native" CC="$cc" OUT="$stage/$abi/bin" KSRC="$KSRC"
 	# Every file below the ABI's directory, as it is laid out there.
 	(cd "$stage/$abi" && find . -mindepth 1 | sort) | while read -r f; do
 		f=${f#./}

@@ -1,5 +1,5 @@
 # Guest programs for one ABI, static:
-#   make -f boot/image/user.mk ABI=x86_64 CC=gcc OUT=DIR KSRC=DIR
+#   make -f boot/image/user.mk ABI=x86_64 NATIVE_ABI=x86_64 CC=gcc OUT=DIR KSRC=DIR
 # Each directory that has guest programs adds them in its guest.mk:
 #   PROGS += name
 #   name_SRC := dir/name.c [more.c]

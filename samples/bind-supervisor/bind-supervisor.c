@@ -21,25 +21,20 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
-#include <linux/kcmp.h>
 #include <linux/keyctl.h>
 #include <linux/net.h>
-#include <linux/pidfd.h>
 #include <linux/seccomp.h>
 #include <linux/securebits.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pthread.h>
-#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,33 +43,24 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../seccomp/user-trap-helper.h"
+#include "policy.h"
 #include "supervise.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
 #define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
 #endif
-#ifndef __NR_pidfd_getfd
-#define __NR_pidfd_getfd 438
-#endif
 
-#define MAX_ALLOW 64
 #define MAX_GROUPS 64
 #define WORKERS 4	/* notifications answered at once */
 
-struct rule {
-	int type, protocol;	/* SOCK_STREAM/IPPROTO_TCP or SOCK_DGRAM/IPPROTO_UDP */
-	unsigned short port;
+static struct policy allowed;
+static struct served served = {
+	.policy = &allowed, .name = "bind-supervisor", .recv_lock = PTHREAD_MUTEX_INITIALIZER,
 };
-
-static struct rule allowed[MAX_ALLOW];
-static int nallowed, verbose, listener;
-static unsigned int unpriv_start;	/* net.ipv4.ip_unprivileged_port_start */
-static enum { FETCH_AUTO, FETCH_IOCTL, FETCH_SYSCALL } fetch_method;
 
 static const char usage[] =
 	"usage: bind-supervisor [-v] [--fetch auto|ioctl|syscall] --user USER\n"
@@ -98,52 +84,12 @@ static void __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, .
 	exit(2);
 }
 
-/* A decimal number, digits only, in [min, max]; -1 if it is not one. */
-static long parse_number(const char *s, long min, long max)
-{
-	long n = 0;
-
-	if (!*s || (s[0] == '0' && s[1]))
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || n > max)
-			return -1;
-		n = n * 10 + (*s - '0');
-	}
-	return n < min || n > max ? -1 : n;
-}
-
 static void parse_allow(const char *spec)
 {
-	struct rule r = { SOCK_STREAM, IPPROTO_TCP, 0 };
-	long port;
+	char err[160];
 
-	if (!strncmp(spec, "udp:", 4))
-		r = (struct rule){ SOCK_DGRAM, IPPROTO_UDP, 0 };
-	else if (strncmp(spec, "tcp:", 4))
-		usage_error("bad port spec '%s': want tcp:PORT or udp:PORT", spec);
-	port = parse_number(spec + 4, 1, 65535);
-	if (port < 0)
-		usage_error("bad port in '%s': want 1-65535", spec);
-	if ((unsigned long)port >= unpriv_start)
-		usage_error("port %ld of '%s' is not privileged here (net.ipv4.ip_unprivileged_port_start is %u): nothing to allow",
-			    port, spec, unpriv_start);
-	if (nallowed == MAX_ALLOW)
-		usage_error("too many --allow rules (at most %d): '%s'", MAX_ALLOW, spec);
-	r.port = (unsigned short)port;
-	allowed[nallowed++] = r;
-}
-
-/* The privileged range of the child's network namespace, which is ours. */
-static void read_unpriv_start(void)
-{
-	FILE *f = fopen("/proc/sys/net/ipv4/ip_unprivileged_port_start", "re");
-
-	if (!f || fscanf(f, "%u", &unpriv_start) != 1) {
-		perror("bind-supervisor: net.ipv4.ip_unprivileged_port_start");
-		exit(1);
-	}
-	fclose(f);
+	if (policy_add(&allowed, spec, err, sizeof(err)))
+		usage_error("%s", err);
 }
 
 struct user {
@@ -221,20 +167,6 @@ static void parse_user(const char *arg, struct user *u)
  * TIOCSTI and TIOCLINUX with EPERM, refuses x32, and kills a process of an
  * ABI it does not know.
  */
-struct abi {
-	__u32 arch, bind, socketcall, ioctl, word;	/* word: sizeof(long) */
-	__u32 badnr;	/* JSET mask of numbers to refuse (x32) */
-};
-
-#define NO_SOCKETCALL(nr) (nr)	/* socketcall == bind: never reached */
-static const struct abi abis[] = {
-	{ AUDIT_ARCH_X86_64, 49, NO_SOCKETCALL(49), 16, 8, 0x40000000 },
-	{ AUDIT_ARCH_I386, 361, 102, 54, 4, 0 },
-	{ AUDIT_ARCH_AARCH64, 200, NO_SOCKETCALL(200), 29, 8, 0 },
-	{ AUDIT_ARCH_ARM, 282, NO_SOCKETCALL(282), 54, 4, 0 },
-};
-
-#define NABIS (sizeof(abis) / sizeof(abis[0]))
 #define ABI_INSNS 17
 /* Low 32 bits of an argument: ioctl's cmd and socketcall's call are ints. */
 #define ARG_LO(n) (offsetof(struct seccomp_data, args[n]) + \
@@ -399,8 +331,7 @@ static void run_child(int sk, const struct user *u, pid_t parent, char **argv)
 		if (!isatty(fd))
 			continue;
 		fprintf(stderr, "bind-supervisor: fd %d is a terminal: the program gets /dev/null\n", fd);
-		/* open(2) through syscall(2): <fcntl.h> clashes with linux/pidfd.h */
-		null = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDWR | O_CLOEXEC);
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (null < 0 || dup2(null, fd) != fd)
 			child_fail("replacing a terminal with /dev/null");
 		close(null);
@@ -424,333 +355,10 @@ static void run_child(int sk, const struct user *u, pid_t parent, char **argv)
 	_exit(127);
 }
 
-static int fetch(int pidfd, int fd)
+static void *worker(void *sizes)
 {
-	struct pidfd_getfd_args args = {
-		.size = sizeof(args),
-		.fd = (__u32)fd,
-		.flags = PIDFD_GETFD_CLOEXEC,
-	};
-
-	if (fetch_method == FETCH_IOCTL)
-		return ioctl(pidfd, PIDFD_IOCTL_GETFD, &args);
-	return syscall(__NR_pidfd_getfd, pidfd, fd, 0);
-}
-
-/*
- * Use PIDFD_IOCTL_GETFD where the kernel has it, else pidfd_getfd(2). A
- * kernel without it says ENOTTY (6.1), or EINVAL where pidfs refuses any
- * command with an argument before looking at the command (6.12 as Debian
- * ships it; mainline's 8ce352818820 makes that ENOTTY): the arguments
- * here are valid, so neither can mean anything else.
- */
-static void probe_fetch(void)
-{
-	int pidfd = syscall(__NR_pidfd_open, getpid(), 0), fd = -1;
-	int want = fetch_method;
-
-	if (pidfd < 0) {
-		perror("bind-supervisor: pidfd_open");
+	if (serve(&served, sizes))
 		exit(1);
-	}
-	if (want != FETCH_SYSCALL) {
-		fetch_method = FETCH_IOCTL;
-		fd = fetch(pidfd, pidfd);
-		if (fd < 0 && ((errno != ENOTTY && errno != EINVAL) ||
-			       want == FETCH_IOCTL)) {
-			perror("bind-supervisor: PIDFD_IOCTL_GETFD");
-			exit(1);
-		}
-	}
-	if (fd < 0) {
-		fetch_method = FETCH_SYSCALL;
-		fd = fetch(pidfd, pidfd);
-		if (fd < 0) {
-			perror("bind-supervisor: pidfd_getfd(2)");
-			exit(1);
-		}
-	}
-	close(fd);
-	close(pidfd);
-	if (verbose)
-		fprintf(stderr, "bind-supervisor: fetch method: %s\n", fetch_method ==
-			FETCH_IOCTL ? "PIDFD_IOCTL_GETFD" : "pidfd_getfd(2) (no PIDFD_IOCTL_GETFD here)");
-}
-
-/*
- * pidfd_open() wants a thread-group leader (6.1 says EINVAL for another
- * thread, later kernels ENOENT); a notification names the thread that
- * trapped, so look up its leader.
- */
-static int open_process(pid_t tid)
-{
-	char path[64], line[128];
-	int pidfd = syscall(__NR_pidfd_open, tid, 0);
-	FILE *f;
-
-	if (pidfd >= 0)
-		return pidfd;
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Tgid:", 5)) {
-			pidfd = syscall(__NR_pidfd_open, atoi(line + 5), 0);
-			break;
-		}
-	fclose(f);
-	return pidfd;
-}
-
-static int id_valid(__u64 id)
-{
-	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
-}
-
-/* Copy @len bytes at @addr out of the target, once. */
-static int read_target(pid_t pid, void *buf, size_t len, __u64 addr)
-{
-	struct iovec local = { buf, len };
-	struct iovec remote = { (void *)(uintptr_t)addr, len };
-	char path[64];
-	ssize_t n;
-	FILE *f;
-
-	if (addr <= UINTPTR_MAX - len)
-		return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
-	/* A 64-bit program under a 32-bit supervisor: beyond our pointers. */
-	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	n = pread64(fileno(f), buf, len, (off64_t)addr);
-	fclose(f);
-	return n == (ssize_t)len ? 0 : -1;
-}
-
-static const struct rule *find_rule(int type, int protocol, unsigned short port)
-{
-	for (int i = 0; i < nallowed; i++)
-		if (allowed[i].port == port && (!type || (allowed[i].type == type &&
-							  allowed[i].protocol == protocol)))
-			return &allowed[i];
-	return NULL;
-}
-
-/* What one bind() is: the copy of its arguments every decision is made on. */
-struct call {
-	int fd, len;
-	struct sockaddr_storage addr;
-	unsigned short port;
-};
-
-/* Read bind()'s or socketcall(SYS_BIND)'s arguments once; -1 if we cannot. */
-static int read_call(const struct seccomp_notif *req, struct call *c)
-{
-	const struct abi *a = NULL;
-	__u64 args[3] = { req->data.args[0], req->data.args[1], req->data.args[2] };
-
-	for (size_t i = 0; i < NABIS; i++)
-		if (abis[i].arch == req->data.arch)
-			a = &abis[i];
-	if (!a)
-		return -1;
-	if (req->data.nr == (int)a->socketcall && a->socketcall != a->bind) {
-		__u32 words[3];
-
-		if ((int)args[0] != SYS_BIND || a->word != 4 ||
-		    read_target(req->pid, words, sizeof(words), args[1]))
-			return -1;
-		for (int i = 0; i < 3; i++)
-			args[i] = words[i];
-	} else if (req->data.nr != (int)a->bind) {
-		return -1;
-	}
-	/* The kernel takes fd and addrlen as ints: so do we. */
-	c->fd = (int)(__u32)args[0];
-	c->len = (int)(__u32)args[2];
-	if (c->len < 4 || c->len > (int)sizeof(c->addr) ||
-	    read_target(req->pid, &c->addr, c->len, args[1]))
-		return -1;
-	/* sin_port and sin6_port are at the same place. */
-	c->port = ntohs(((struct sockaddr_in *)&c->addr)->sin_port);
-	return 0;
-}
-
-/* Is this a bind the kernel would do, for the socket's family? */
-static int valid_for(int domain, const struct call *c)
-{
-	const struct sockaddr_in *in = (const struct sockaddr_in *)&c->addr;
-
-	if (domain == AF_INET6)
-		return c->len >= 24 && in->sin_family == AF_INET6;	/* SIN6_LEN_RFC2133 */
-	return domain == AF_INET && c->len >= (int)sizeof(*in) &&
-	       (in->sin_family == AF_INET ||
-		(in->sin_family == AF_UNSPEC && in->sin_addr.s_addr == htonl(INADDR_ANY)));
-}
-
-#define CONTINUE 1	/* let the kernel do the call */
-
-/* *why = "WHAT: strerror(errno)", for a failure on our side. */
-#define FAILED(what) (snprintf(failure, sizeof(failure), "%s: %s", what, strerror(errno)), \
-		      *why = failure)
-
-/*
- * Decide one bind() the program trapped on, on a copy of its arguments.
- * Returns CONTINUE, 0 with *err set, or -1 (EACCES) after a failure on our
- * side; *why says why, for the log.
- */
-static int decide(const struct seccomp_notif *req, struct call *c, int *err,
-		  const char **why)
-{
-	static __thread char failure[160];
-	int pidfd, fd, domain, type, protocol, reuse, ret = -1;
-	socklen_t optlen = sizeof(int);
-
-	*err = EACCES;
-	/*
-	 * What we cannot read, or the kernel would refuse anyway, goes on to
-	 * the kernel: the program may change its memory meanwhile, but only to
-	 * a bind it could do itself, and it has no capabilities.
-	 */
-	*why = "not a bind we can read: the kernel answers";
-	if (read_call(req, c))
-		return CONTINUE;
-	*why = "not AF_INET/AF_INET6, or not a privileged port: the kernel answers";
-	if ((c->addr.ss_family != AF_INET && c->addr.ss_family != AF_INET6 &&
-	     c->addr.ss_family != AF_UNSPEC) || !c->port || c->port >= unpriv_start)
-		return CONTINUE;
-	*why = "port not allowed";
-	if (!find_rule(0, 0, c->port))
-		return 0;
-	pidfd = open_process(req->pid);
-	if (pidfd < 0)
-		return FAILED("pidfd_open"), -1;
-	/* The pid in the notification might have been reused: check now. */
-	if (!id_valid(req->id)) {
-		FAILED("the caller is gone");
-		close(pidfd);
-		return -1;
-	}
-	fd = fetch(pidfd, c->fd);
-	if (fd < 0)
-		FAILED(fetch_method == FETCH_IOCTL ? "PIDFD_IOCTL_GETFD" : "pidfd_getfd(2)");
-	close(pidfd);
-	/* Not open: the program's mistake, which the kernel will name. */
-	if (fd < 0 && errno == EBADF)
-		*why = "fd not open: the kernel answers";
-	if (fd < 0)
-		return errno == EBADF ? CONTINUE : -1;
-	/* A thread with its own fd table: the leader's fd is another file. */
-	switch (syscall(SYS_kcmp, getpid(), req->pid, KCMP_FILE, fd, c->fd)) {
-	case 0:
-		break;
-	case -1:
-		FAILED("kcmp");
-		goto out;
-	default:
-		*why = "the calling thread has an fd table of its own: its fd is not the process's";
-		goto out;
-	}
-	*why = "not a socket, or not AF_INET/AF_INET6, or a bind the kernel refuses: the kernel answers";
-	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &optlen) ||
-	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &optlen) ||
-	    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &protocol, &optlen) ||
-	    !valid_for(domain, c)) {
-		ret = CONTINUE;
-		goto out;
-	}
-	ret = 0;
-	*why = "protocol not allowed";
-	if (!find_rule(type, protocol, c->port))
-		goto out;
-	/* No uid check shares a UDP port between SO_REUSEADDR sockets. */
-	*why = "a UDP socket with SO_REUSEADDR could share the port with another user's";
-	if (type == SOCK_DGRAM &&
-	    (getsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &optlen) || reuse))
-		goto out;
-	if (!id_valid(req->id)) {
-		FAILED("the caller is gone");
-		ret = -1;
-		goto out;
-	}
-	*err = bind(fd, (struct sockaddr *)&c->addr, c->len) ? errno : 0;
-	*why = *err ? "allowed, bind failed" : "allowed, bound";
-out:
-	close(fd);
-	return ret;
-}
-
-/* "fd 3 tcp 127.0.0.1:80" for the log; what we read, if we did. */
-static void format_call(const struct call *c, char *buf, size_t len)
-{
-	const struct sockaddr_in *in = (const struct sockaddr_in *)&c->addr;
-	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&c->addr;
-	char ip[INET6_ADDRSTRLEN] = "?";
-
-	if (in->sin_family == AF_INET || in->sin_family == AF_UNSPEC)
-		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
-	else if (in->sin_family == AF_INET6)
-		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
-	snprintf(buf, len, "fd %d family %u addrlen %d %s port %u", c->fd, in->sin_family,
-		 c->len, ip, c->port);
-}
-
-static void answer(const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
-{
-	struct call c = { .fd = -1 };
-	const char *why;
-	char addr[128];
-	int err, ret;
-
-	ret = decide(req, &c, &err, &why);
-	if (ret == CONTINUE)
-		err = 0;
-	memset(resp, 0, sizeof(*resp));
-	resp->id = req->id;
-	if (ret == CONTINUE)
-		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	else
-		resp->error = -err;
-	format_call(&c, addr, sizeof(addr));
-	if (ret < 0)	/* ours: always said */
-		fprintf(stderr, "bind-supervisor: pid %d %s: supervisor-side failure: %s; answered EACCES\n",
-			req->pid, addr, why);
-	else if (verbose)
-		fprintf(stderr, "bind-supervisor: pid %d %s: %s%s%s\n", req->pid, addr, why,
-			err ? ": " : "", err ? strerror(err) : "");
-}
-
-static void *worker(void *sizes_)
-{
-	const struct seccomp_notif_sizes *sizes = sizes_;
-	struct seccomp_notif *req = malloc(sizes->seccomp_notif);
-	struct seccomp_notif_resp *resp = malloc(sizes->seccomp_notif_resp);
-
-	for (;;) {
-		if (!req || !resp) {
-			fprintf(stderr, "bind-supervisor: out of memory\n");
-			exit(1);
-		}
-		struct pollfd pfd = { .fd = listener, .events = POLLIN };
-
-		/* Once no task uses the filter, there is nothing to wait for. */
-		if (poll(&pfd, 1, -1) == 1 && !(pfd.revents & POLLIN))
-			return NULL;
-		memset(req, 0, sizes->seccomp_notif);
-		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req)) {
-			if (errno == EINTR || errno == ENOENT)
-				continue;
-			perror("bind-supervisor: SECCOMP_IOCTL_NOTIF_RECV");
-			exit(1);
-		}
-		answer(req, resp);
-		/* ENOENT: the caller died meanwhile. */
-		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp) && errno != ENOENT)
-			fprintf(stderr, "bind-supervisor: pid %d: SECCOMP_IOCTL_NOTIF_SEND: %s\n",
-				req->pid, strerror(errno));
-	}
 	return NULL;
 }
 
@@ -759,15 +367,10 @@ static int start_workers(void)
 	static struct seccomp_notif_sizes sizes;
 	pthread_t t;
 
-	if (seccomp(SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0) {
+	if (notif_sizes(&sizes) < 0) {
 		perror("bind-supervisor: seccomp(SECCOMP_GET_NOTIF_SIZES)");
 		return -1;
 	}
-	/* Our structs must be at least as large as the kernel's. */
-	sizes.seccomp_notif = sizes.seccomp_notif > sizeof(struct seccomp_notif) ?
-			      sizes.seccomp_notif : sizeof(struct seccomp_notif);
-	sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp) > sizes.seccomp_notif_resp ?
-				   sizeof(struct seccomp_notif_resp) : sizes.seccomp_notif_resp;
 	for (int i = 0; i < WORKERS; i++)
 		if (pthread_create(&t, NULL, worker, &sizes) || pthread_detach(t)) {
 			fprintf(stderr, "bind-supervisor: pthread_create failed\n");
@@ -800,11 +403,7 @@ static int parse_args(int argc, char **argv, struct user *u)
 			parse_allow(argv[++i]);
 		} else if (!strcmp(argv[i], "--fetch")) {
 			i++;
-			if (!strcmp(argv[i], "ioctl"))
-				fetch_method = FETCH_IOCTL;
-			else if (!strcmp(argv[i], "syscall"))
-				fetch_method = FETCH_SYSCALL;
-			else if (strcmp(argv[i], "auto"))
+			if (set_fetch(argv[i]))
 				usage_error("bad --fetch '%s': want auto, ioctl or syscall", argv[i]);
 		} else {
 			usage_error("unknown or incomplete option '%s'", argv[i]);
@@ -828,9 +427,9 @@ int main(int argc, char **argv)
 
 	/* An inherited SIG_IGN would reap the child for us: no exit status. */
 	signal(SIGCHLD, SIG_DFL);
-	read_unpriv_start();
+	read_unpriv_start("bind-supervisor");
 	i = parse_args(argc, argv, &u);
-	probe_fetch();
+	probe_fetch("bind-supervisor");
 
 	/* Blocked here, so in every thread: they come through sigfd. */
 	sigemptyset(&mask);
@@ -859,9 +458,9 @@ int main(int argc, char **argv)
 	close(sk[1]);
 	/* Our unreaped child: its pid cannot have been reused yet. */
 	pidfd = syscall(__NR_pidfd_open, child, 0);
-	listener = recv_fd(sk[0]);
+	served.listener = recv_fd(sk[0]);
 	close(sk[0]);
-	if (pidfd < 0 || listener < 0) {
+	if (pidfd < 0 || served.listener < 0) {
 		fprintf(stderr, "bind-supervisor: the child did not start\n");
 		/* Unreaped, so the pid is still the child's. */
 		kill(child, SIGKILL);
@@ -870,7 +469,7 @@ int main(int argc, char **argv)
 	}
 	ret = start_workers();
 	if (!ret)
-		ret = supervise(listener, sigfd, pidfd, child);
+		ret = supervise(served.listener, sigfd, pidfd, child);
 	if (ret < 0) {
 		syscall(__NR_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 		waitid(P_PIDFD, pidfd, NULL, WEXITED);

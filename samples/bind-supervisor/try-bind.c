@@ -9,6 +9,9 @@
  * MODE:
  *   --thread         bind from a second thread
  *   --leader-exit    bind from a second thread after main() pthread_exit()ed
+ *   --exit-pending   bind from a second thread; 2 s later, if that bind has
+ *                    not returned, the process exits (exit_group) with it
+ *                    pending, status 0
  *   --own-files      bind a UDP socket at fd N from a thread with its own fd
  *                    table (unshare(CLONE_FILES)); the leader's fd N is TCP
  *   --len N          pass N as addrlen
@@ -258,7 +261,7 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	if (strcmp(mode, "--thread") && strcmp(mode, "--leader-exit") &&
-	    strcmp(mode, "--own-files"))
+	    strcmp(mode, "--own-files") && strcmp(mode, "--exit-pending"))
 		return try_bind();
 	if (pthread_create(&t, NULL, thread_main, strcmp(mode, "--own-files") ? NULL : &t)) {
 		fprintf(stderr, "try-bind: pthread_create failed\n");
@@ -266,6 +269,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "--leader-exit"))
 		pthread_exit(NULL);
+	if (!strcmp(mode, "--exit-pending")) {
+		sleep(2);
+		printf("try-bind: the process exits with the bind to %s:%s pending\n", proto, portarg);
+		exit(0);
+	}
 	pthread_join(t, NULL);
 	return 1;
 }

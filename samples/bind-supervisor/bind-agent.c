@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bind-agent: bind-supervisor's policy as the seccomp agent of OCI runtimes.
+ *
+ *	bind-agent [-v] [--fetch auto|ioctl|syscall] --socket PATH
+ *		[--allow tcp:PORT|udp:PORT ...]
+ *
+ * A container whose config.json names PATH as linux.seccomp.listenerPath
+ * and traps bind() with SCMP_ACT_NOTIFY gets the privileged ports --allow
+ * names, decided as bind-supervisor decides them (policy.c). Its runtime
+ * (crun, runc) connects when it creates the container and sends, in one
+ * message, the seccomp listener (SCM_RIGHTS) and the container process
+ * state (JSON). We take that from root only, check it, and serve the
+ * listener in a thread of its own until no task uses the filter.
+ * listenerMetadata may narrow the policy ("allow=tcp:80,udp:53"), never
+ * widen it. Whatever a client gets wrong is a log line and a closed
+ * connection; every other container is served on. docs/bind-agent.md says
+ * how to deploy it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <json.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "policy.h"
+
+#define MAX_STATE 65536	/* bytes of JSON */
+#define MAX_FDS 4	/* room for more than one, to tell "two fds" apart */
+#define RECV_TIMEOUT 5	/* seconds for a client to send its message */
+#define WORKERS 4	/* a container's notifications answered at once */
+
+static struct policy agent_policy;
+static struct seccomp_notif_sizes sizes;
+
+static const char usage[] =
+	"usage: bind-agent [-v] [--fetch auto|ioctl|syscall] --socket PATH\n"
+	"                  [--allow tcp:PORT|udp:PORT ...]\n"
+	"Serve the bind() calls of OCI containers whose runtime hands their seccomp\n"
+	"listener to PATH (linux.seccomp.listenerPath): bind their sockets to the\n"
+	"privileged ports --allow names, or to the fewer their listenerMetadata\n"
+	"(\"allow=tcp:PORT,...\") names.\n"
+	"  -v       log every decision on stderr\n"
+	"  --help   this text\n"
+	"  --fetch  how to take a socket from the program (default auto: the\n"
+	"           PIDFD_IOCTL_GETFD ioctl, else pidfd_getfd(2))\n";
+
+static void __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bind-agent: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", usage);
+	exit(2);
+}
+
+/* One client: its connection, its credentials, and what it sent. */
+struct client {
+	int conn, fds[MAX_FDS], nfds, too_many;
+	struct ucred peer;
+	char problem[256];
+};
+
+static int __attribute__((format(printf, 2, 3))) problem(struct client *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->problem, sizeof(c->problem), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Keep the fds of one message's SCM_RIGHTS; beyond MAX_FDS, close them. */
+static void take_fds(struct client *c, struct msghdr *msg)
+{
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm)) {
+		int *fd = (int *)CMSG_DATA(cm);
+		size_t n;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			if (c->nfds < MAX_FDS)
+				c->fds[c->nfds++] = fd[i];
+			else
+				close(fd[i]), c->too_many = 1;
+		}
+	}
+	/* The kernel dropped fds that did not fit. */
+	if (msg->msg_flags & MSG_CTRUNC)
+		c->too_many = 1;
+}
+
+/*
+ * Read the client's message: its fds, and JSON up to the end of the first
+ * value (a runtime sends it in one sendmsg() and closes). Returns the
+ * parsed state, or NULL with c->problem set.
+ */
+static struct json_object *read_message(struct client *c)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *state = NULL;
+	size_t total = 0;
+
+	if (!tok) {
+		problem(c, "out of memory");
+		return NULL;
+	}
+	for (;;) {
+		char data[4096];
+		union {
+			char buf[CMSG_SPACE(MAX_FDS * sizeof(int))];
+			struct cmsghdr align;
+		} ctl;
+		struct iovec iov = { data, sizeof(data) };
+		struct msghdr msg = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
+		};
+		enum json_tokener_error err;
+		ssize_t n = recvmsg(c->conn, &msg, MSG_CMSG_CLOEXEC);
+		size_t end;
+
+		if (n < 0 && errno == EAGAIN) {
+			problem(c, "no complete message within %d s", RECV_TIMEOUT);
+			break;
+		} else if (n < 0) {
+			problem(c, "recvmsg: %s", strerror(errno));
+			break;
+		}
+		take_fds(c, &msg);
+		if (n == 0 && total) {
+			problem(c, "the client hung up in the middle of its JSON (%zu bytes)", total);
+			break;
+		} else if (n == 0) {
+			problem(c, "the client hung up without sending anything");
+			break;
+		}
+		total += (size_t)n;
+		if (total > MAX_STATE) {
+			problem(c, "message larger than %d bytes", MAX_STATE);
+			break;
+		}
+		state = json_tokener_parse_ex(tok, data, (int)n);
+		err = json_tokener_get_error(tok);
+		if (err == json_tokener_continue)
+			continue;
+		if (err != json_tokener_success) {
+			problem(c, "invalid JSON: %s", json_tokener_error_desc(err));
+			break;
+		}
+		for (end = json_tokener_get_parse_end(tok); end < (size_t)n; end++)
+			if (!strchr(" \t\r\n", data[end])) {
+				json_object_put(state);
+				state = NULL;
+				problem(c, "data after the JSON value");
+				break;
+			}
+		break;
+	}
+	json_tokener_free(tok);
+	return state;
+}
+
+/* Whether @fd is a seccomp listener (the kernel's name for its inode). */
+static int is_listener(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	return !strcmp(target, "anon_inode:seccomp notify");
+}
+
+static struct json_object *member(struct json_object *o, const char *key, json_type type)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+/*
+ * The container process state of the OCI runtime spec ("Listener"): we
+ * need fds to name our one fd "seccompFd"; pid, metadata and the
+ * container's id are for the log and the policy. The pid is not trusted
+ * for anything: each notification names its own caller.
+ */
+static int check_state(struct client *c, struct json_object *st, const char **id,
+		       int *pid, const char **metadata)
+{
+	struct json_object *fds, *state, *v;
+	size_t idlen;
+
+	if (!json_object_is_type(st, json_type_object))
+		return problem(c, "the state is not a JSON object");
+	if (!member(st, "ociVersion", json_type_string))
+		return problem(c, "the state has no \"ociVersion\" string");
+	fds = member(st, "fds", json_type_array);
+	if (!fds)
+		return problem(c, "the state has no \"fds\" array");
+	if (json_object_array_length(fds) != 1 ||
+	    !json_object_is_type(json_object_array_get_idx(fds, 0), json_type_string) ||
+	    strcmp(json_object_get_string(json_object_array_get_idx(fds, 0)), "seccompFd"))
+		return problem(c, "\"fds\" is not [\"seccompFd\"], for the one fd sent");
+	v = member(st, "pid", json_type_int);
+	if (!v || json_object_get_int64(v) < 1 || json_object_get_int64(v) > 0x7fffffff)
+		return problem(c, "the state has no \"pid\" number in 1..2^31-1");
+	*pid = (int)json_object_get_int64(v);
+	v = member(st, "metadata", json_type_string);
+	if (!v && json_object_object_get_ex(st, "metadata", NULL))
+		return problem(c, "\"metadata\" is not a string");
+	*metadata = v ? json_object_get_string(v) : "";
+	state = member(st, "state", json_type_object);
+	v = state ? member(state, "id", json_type_string) : NULL;
+	if (!v)
+		return problem(c, "the state has no \"state\" object with an \"id\" string");
+	*id = json_object_get_string(v);
+	/* It goes into our log: no line breaks, no escapes. */
+	idlen = strlen(*id);
+	if (!idlen || idlen > 128 || strspn(*id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-.") != idlen)
+		return problem(c, "the container id is not 1-128 of [A-Za-z0-9_+-.]");
+	return 0;
+}
+
+/* listenerMetadata "allow=SPEC,..." narrows the agent's policy into @p. */
+static int narrow(struct client *c, const char *metadata, struct policy *p)
+{
+	char list[1024], err[160], *save = NULL;
+
+	if (!*metadata) {
+		*p = agent_policy;
+		return 0;
+	}
+	if (strncmp(metadata, "allow=", 6) || strlen(metadata + 6) >= sizeof(list))
+		return problem(c, "listenerMetadata is not \"allow=tcp:PORT,udp:PORT,...\" (at most %zu bytes)",
+			       sizeof(list) - 1);
+	snprintf(list, sizeof(list), "%s", metadata + 6);
+	p->n = 0;
+	for (char *spec = strtok_r(list, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
+		const struct rule *r;
+
+		if (policy_add(p, spec, err, sizeof(err)))
+			return problem(c, "listenerMetadata: %s", err);
+		r = &p->rules[p->n - 1];
+		if (!policy_allows(&agent_policy, r->type, r->protocol, r->port))
+			return problem(c, "listenerMetadata asks for %s, which this agent's --allow does not grant",
+				       spec);
+	}
+	return 0;
+}
+
+static void *worker(void *served)
+{
+	return serve(served, &sizes) ? served : NULL;
+}
+
+/*
+ * Serve one listener as bind-supervisor does, with WORKERS threads (one
+ * bind that blocks our read of its memory must not hold up the others).
+ * Returns once no task uses the filter, or once receiving fails (-1).
+ */
+static int serve_container(struct served *served)
+{
+	pthread_t t[WORKERS - 1];
+	int n = 0, ret;
+	void *r;
+
+	while (n < WORKERS - 1 && !pthread_create(&t[n], NULL, worker, served))
+		n++;
+	ret = serve(served, &sizes);
+	while (n--)
+		if (pthread_join(t[n], &r) || r)
+			ret = -1;
+	return ret;
+}
+
+static void *client_thread(void *arg)
+{
+	struct client *c = arg;
+	struct json_object *state = NULL;
+	struct served served = {
+		.listener = -1, .only_bind = 1, .recv_lock = PTHREAD_MUTEX_INITIALIZER,
+	};
+	struct policy policy;
+	socklen_t len = sizeof(c->peer);
+	const char *id = "", *metadata = "";
+	char name[200], rules[512];
+	int pid = 0;
+
+	/* Anyone who could hand us a listener would get privileged ports. */
+	if (getsockopt(c->conn, SOL_SOCKET, SO_PEERCRED, &c->peer, &len)) {
+		problem(c, "SO_PEERCRED: %s", strerror(errno));
+		goto out;
+	}
+	if (c->peer.uid != 0) {
+		problem(c, "the client is not root: only root may hand over a listener");
+		goto out;
+	}
+	state = read_message(c);
+	if (!state)
+		goto out;
+	if (c->too_many || c->nfds > 1) {
+		problem(c, "%s%d fds sent: want exactly one, the seccomp listener",
+			c->too_many ? "more than " : "", c->nfds);
+		goto out;
+	}
+	if (c->nfds == 0) {
+		problem(c, "no fd sent: want the seccomp listener (SCM_RIGHTS)");
+		goto out;
+	}
+	if (!is_listener(c->fds[0])) {
+		problem(c, "the fd sent is not a seccomp listener");
+		goto out;
+	}
+	if (check_state(c, state, &id, &pid, &metadata) || narrow(c, metadata, &policy))
+		goto out;
+	snprintf(name, sizeof(name), "bind-agent: container %s", id);
+	policy_format(&policy, rules, sizeof(rules));
+	fprintf(stderr, "%s (pid %d, from runtime pid %d): serving its listener; allowed: %s\n",
+		name, pid, c->peer.pid, rules);
+	served.listener = c->fds[0];
+	served.policy = &policy;
+	served.name = name;
+	if (serve_container(&served))
+		fprintf(stderr, "%s: listener closed: its binds now fail with ENOSYS\n", name);
+	else
+		fprintf(stderr, "%s: no task uses its filter any more: done\n", name);
+out:
+	if (c->problem[0])
+		fprintf(stderr, "bind-agent: client pid %d uid %d: %s; connection dropped\n",
+			c->peer.pid, c->peer.uid, c->problem);
+	json_object_put(state);
+	for (int i = 0; i < c->nfds; i++)
+		close(c->fds[i]);
+	close(c->conn);
+	free(c);
+	return NULL;
+}
+
+/* The socket, created 0600 whatever our umask: only root may connect. */
+static int listen_on(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct stat st;
+	mode_t old;
+	int sk, ret;
+
+	if (strlen(path) >= sizeof(addr.sun_path))
+		usage_error("socket path '%s' is longer than %zu bytes", path,
+			    sizeof(addr.sun_path) - 1);
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
+	/* A socket left by an earlier agent goes; anything else stays. */
+	if (!lstat(path, &st)) {
+		if (!S_ISSOCK(st.st_mode))
+			usage_error("'%s' exists and is not a socket", path);
+		unlink(path);
+	}
+	sk = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sk < 0)
+		return -1;
+	old = umask(0177);
+	ret = bind(sk, (struct sockaddr *)&addr, sizeof(addr));
+	umask(old);
+	if (ret || lstat(path, &st) || (st.st_mode & 07777) != 0600 || listen(sk, 64)) {
+		if (!ret)
+			errno = errno ? errno : EPERM;
+		close(sk);
+		return -1;
+	}
+	return sk;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = NULL;
+	pthread_attr_t attr;
+	char err[160];
+	int sk;
+
+	signal(SIGPIPE, SIG_IGN);
+	read_unpriv_start("bind-agent");
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("%s", usage);
+			return 0;
+		} else if (!strcmp(argv[i], "-v")) {
+			verbose = 1;
+		} else if (i + 1 == argc) {
+			usage_error("unknown or incomplete option '%s'", argv[i]);
+		} else if (!strcmp(argv[i], "--socket")) {
+			if (path)
+				usage_error("--socket given twice");
+			path = argv[++i];
+		} else if (!strcmp(argv[i], "--allow")) {
+			if (policy_add(&agent_policy, argv[++i], err, sizeof(err)))
+				usage_error("%s", err);
+		} else if (!strcmp(argv[i], "--fetch")) {
+			if (set_fetch(argv[++i]))
+				usage_error("bad --fetch '%s': want auto, ioctl or syscall", argv[i]);
+		} else {
+			usage_error("unknown or incomplete option '%s'", argv[i]);
+		}
+	}
+	if (!path)
+		usage_error("--socket is required");
+	probe_fetch("bind-agent");
+	if (notif_sizes(&sizes)) {
+		perror("bind-agent: seccomp(SECCOMP_GET_NOTIF_SIZES)");
+		return 1;
+	}
+	sk = listen_on(path);
+	if (sk < 0) {
+		fprintf(stderr, "bind-agent: listening on %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	policy_format(&agent_policy, err, sizeof(err));
+	fprintf(stderr, "bind-agent: listening on %s; allowed: %s\n", path, err);
+	if (pthread_attr_init(&attr) ||
+	    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED)) {
+		perror("bind-agent: pthread_attr");
+		return 1;
+	}
+	for (;;) {
+		struct timeval tv = { RECV_TIMEOUT, 0 };
+		struct client *c;
+		pthread_t t;
+		int conn = accept4(sk, NULL, NULL, SOCK_CLOEXEC);
+
+		if (conn < 0) {
+			if (errno != EINTR && errno != ECONNABORTED) {
+				perror("bind-agent: accept");
+				sleep(1);	/* EMFILE and the like: let threads finish */
+			}
+			continue;
+		}
+		c = calloc(1, sizeof(*c));
+		if (!c || setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
+		    (c->conn = conn, pthread_create(&t, &attr, client_thread, c))) {
+			fprintf(stderr, "bind-agent: cannot serve a client: %s; connection dropped\n",
+				strerror(errno));
+			free(c);
+			close(conn);
+		}
+	}
+}

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decisions bind-supervisor and bind-agent share (policy.h): every
+ * bind() a listener reports is decided here, on one copy of its arguments.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/kcmp.h>
+#include <linux/net.h>
+#include <linux/pidfd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../seccomp/user-trap-helper.h"
+#include "policy.h"
+
+#ifndef __NR_pidfd_getfd
+#define __NR_pidfd_getfd 438
+#endif
+
+int verbose;
+unsigned int unpriv_start;
+static enum { FETCH_AUTO, FETCH_IOCTL, FETCH_SYSCALL } fetch_method;
+
+#define NO_SOCKETCALL(nr) (nr)	/* socketcall == bind: never reached */
+const struct abi abis[NABIS] = {
+	{ AUDIT_ARCH_X86_64, 49, NO_SOCKETCALL(49), 16, 8, 0x40000000 },
+	{ AUDIT_ARCH_I386, 361, 102, 54, 4, 0 },
+	{ AUDIT_ARCH_AARCH64, 200, NO_SOCKETCALL(200), 29, 8, 0 },
+	{ AUDIT_ARCH_ARM, 282, NO_SOCKETCALL(282), 54, 4, 0 },
+};
+
+long parse_number(const char *s, long min, long max)
+{
+	long n = 0;
+
+	if (!*s || (s[0] == '0' && s[1]))
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > max)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	return n < min || n > max ? -1 : n;
+}
+
+/* The privileged range of our network namespace. */
+void read_unpriv_start(const char *prog)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_unprivileged_port_start", "re");
+
+	if (!f || fscanf(f, "%u", &unpriv_start) != 1) {
+		fprintf(stderr, "%s: net.ipv4.ip_unprivileged_port_start: %s\n", prog,
+			strerror(errno));
+		exit(1);
+	}
+	fclose(f);
+}
+
+const char *policy_add(struct policy *p, const char *spec, char *err, size_t len)
+{
+	struct rule r = { SOCK_STREAM, IPPROTO_TCP, 0 };
+	long port;
+
+	if (!strncmp(spec, "udp:", 4))
+		r = (struct rule){ SOCK_DGRAM, IPPROTO_UDP, 0 };
+	else if (strncmp(spec, "tcp:", 4))
+		return snprintf(err, len, "bad port spec '%s': want tcp:PORT or udp:PORT", spec), err;
+	port = parse_number(spec + 4, 1, 65535);
+	if (port < 0)
+		return snprintf(err, len, "bad port in '%s': want 1-65535", spec), err;
+	if ((unsigned long)port >= unpriv_start)
+		return snprintf(err, len, "port %ld of '%s' is not privileged here (net.ipv4.ip_unprivileged_port_start is %u): nothing to allow",
+				port, spec, unpriv_start), err;
+	if (p->n == MAX_ALLOW)
+		return snprintf(err, len, "too many rules (at most %d): '%s'", MAX_ALLOW, spec), err;
+	r.port = (unsigned short)port;
+	p->rules[p->n++] = r;
+	return NULL;
+}
+
+int policy_allows(const struct policy *p, int type, int protocol, unsigned short port)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->rules[i].port == port && (!type || (p->rules[i].type == type &&
+							   p->rules[i].protocol == protocol)))
+			return 1;
+	return 0;
+}
+
+void policy_format(const struct policy *p, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < p->n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s:%u", i ? " " : "",
+				 p->rules[i].type == SOCK_DGRAM ? "udp" : "tcp", p->rules[i].port);
+	if (!p->n)
+		snprintf(buf, len, "(no port)");
+}
+
+int set_fetch(const char *method)
+{
+	if (!strcmp(method, "ioctl"))
+		fetch_method = FETCH_IOCTL;
+	else if (!strcmp(method, "syscall"))
+		fetch_method = FETCH_SYSCALL;
+	else if (strcmp(method, "auto"))
+		return -1;
+	return 0;
+}
+
+static int fetch(int pidfd, int fd)
+{
+	struct pidfd_getfd_args args = {
+		.size = sizeof(args),
+		.fd = (__u32)fd,
+		.flags = PIDFD_GETFD_CLOEXEC,
+	};
+
+	if (fetch_method == FETCH_IOCTL)
+		return ioctl(pidfd, PIDFD_IOCTL_GETFD, &args);
+	return syscall(__NR_pidfd_getfd, pidfd, fd, 0);
+}
+
+/*
+ * Use PIDFD_IOCTL_GETFD where the kernel has it, else pidfd_getfd(2). A
+ * kernel without it says ENOTTY (6.1), or EINVAL where pidfs refuses any
+ * command with an argument before looking at the command (6.12 as Debian
+ * ships it; mainline's 8ce352818820 makes that ENOTTY): the arguments
+ * here are valid, so neither can mean anything else.
+ */
+void probe_fetch(const char *prog)
+{
+	int pidfd = syscall(__NR_pidfd_open, getpid(), 0), fd = -1;
+	int want = fetch_method;
+
+	if (pidfd < 0) {
+		fprintf(stderr, "%s: pidfd_open: %s\n", prog, strerror(errno));
+		exit(1);
+	}
+	if (want != FETCH_SYSCALL) {
+		fetch_method = FETCH_IOCTL;
+		fd = fetch(pidfd, pidfd);
+		if (fd < 0 && ((errno != ENOTTY && errno != EINVAL) ||
+			       want == FETCH_IOCTL)) {
+			fprintf(stderr, "%s: PIDFD_IOCTL_GETFD: %s\n", prog, strerror(errno));
+			exit(1);
+		}
+	}
+	if (fd < 0) {
+		fetch_method = FETCH_SYSCALL;
+		fd = fetch(pidfd, pidfd);
+		if (fd < 0) {
+			fprintf(stderr, "%s: pidfd_getfd(2): %s\n", prog, strerror(errno));
+			exit(1);
+		}
+	}
+	close(fd);
+	close(pidfd);
+	if (verbose)
+		fprintf(stderr, "%s: fetch method: %s\n", prog, fetch_method == FETCH_IOCTL ?
+			"PIDFD_IOCTL_GETFD" : "pidfd_getfd(2) (no PIDFD_IOCTL_GETFD here)");
+}
+
+/*
+ * pidfd_open() wants a thread-group leader (6.1 says EINVAL for another
+ * thread, later kernels ENOENT); a notification names the thread that
+ * trapped, so look up its leader.
+ */
+static int open_process(pid_t tid)
+{
+	char path[64], line[128];
+	int pidfd = syscall(__NR_pidfd_open, tid, 0);
+	FILE *f;
+
+	if (pidfd >= 0)
+		return pidfd;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Tgid:", 5)) {
+			pidfd = syscall(__NR_pidfd_open, atoi(line + 5), 0);
+			break;
+		}
+	fclose(f);
+	return pidfd;
+}
+
+static int id_valid(int listener, __u64 id)
+{
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+/* Copy @len bytes at @addr out of the target, once. */
+static int read_target(pid_t pid, void *buf, size_t len, __u64 addr)
+{
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+	char path[64];
+	ssize_t n;
+	FILE *f;
+
+	if (addr <= UINTPTR_MAX - len)
+		return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
+	/* A 64-bit program under a 32-bit supervisor: beyond our pointers. */
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = pread64(fileno(f), buf, len, (off64_t)addr);
+	fclose(f);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* What one bind() is: the copy of its arguments every decision is made on. */
+struct call {
+	int fd, len;
+	struct sockaddr_storage addr;
+	unsigned short port;
+};
+
+#define NOT_BIND 1	/* a syscall (or socketcall) other than bind() */
+
+/*
+ * Read bind()'s or socketcall(SYS_BIND)'s arguments once. Returns 0,
+ * NOT_BIND, or -1 if we cannot read them.
+ */
+static int read_call(const struct seccomp_notif *req, struct call *c)
+{
+	const struct abi *a = NULL;
+	__u64 args[3] = { req->data.args[0], req->data.args[1], req->data.args[2] };
+
+	for (size_t i = 0; i < NABIS; i++)
+		if (abis[i].arch == req->data.arch)
+			a = &abis[i];
+	if (!a)
+		return NOT_BIND;
+	if (req->data.nr == (int)a->socketcall && a->socketcall != a->bind) {
+		__u32 words[3];
+
+		if ((int)args[0] != SYS_BIND)
+			return NOT_BIND;
+		if (a->word != 4 || read_target(req->pid, words, sizeof(words), args[1]))
+			return -1;
+		for (int i = 0; i < 3; i++)
+			args[i] = words[i];
+	} else if (req->data.nr != (int)a->bind) {
+		return NOT_BIND;
+	}
+	/* The kernel takes fd and addrlen as ints: so do we. */
+	c->fd = (int)(__u32)args[0];
+	c->len = (int)(__u32)args[2];
+	if (c->len < 4 || c->len > (int)sizeof(c->addr) ||
+	    read_target(req->pid, &c->addr, c->len, args[1]))
+		return -1;
+	/* sin_port and sin6_port are at the same place. */
+	c->port = ntohs(((struct sockaddr_in *)&c->addr)->sin_port);
+	return 0;
+}
+
+/* Is this a bind the kernel would do, for the socket's family? */
+static int valid_for(int domain, const struct call *c)
+{
+	const struct sockaddr_in *in = (const struct sockaddr_in *)&c->addr;
+
+	if (domain == AF_INET6)
+		return c->len >= 24 && in->sin_family == AF_INET6;	/* SIN6_LEN_RFC2133 */
+	return domain == AF_INET && c->len >= (int)sizeof(*in) &&
+	       (in->sin_family == AF_INET ||
+		(in->sin_family == AF_UNSPEC && in->sin_addr.s_addr == htonl(INADDR_ANY)));
+}
+
+#define CONTINUE 1	/* let the kernel do the call */
+#define REFUSED 2	/* not bind(), from a served listener: EPERM, always logged */
+
+/* *why = "WHAT: strerror(errno)", for a failure on our side. */
+#define FAILED(what) (snprintf(failure, sizeof(failure), "%s: %s", what, strerror(errno)), \
+		      *why = failure)
+
+/*
+ * Decide one bind() the program trapped on, on a copy of its arguments.
+ * Returns CONTINUE, 0 or REFUSED with *err set, or -1 (EACCES) after a
+ * failure on our side; *why says why, for the log.
+ */
+static int decide(const struct served *s, const struct seccomp_notif *req, struct call *c,
+		  int *err, const char **why)
+{
+	static __thread char failure[160];
+	int pidfd, fd, domain, type, protocol, reuse, ret = -1;
+	socklen_t optlen = sizeof(int);
+
+	*err = EACCES;
+	/*
+	 * What we cannot read, or the kernel would refuse anyway, goes on to
+	 * the kernel: the program may change its memory meanwhile, but only to
+	 * a bind it could do itself, and it has no capabilities.
+	 */
+	*why = "not a bind we can read: the kernel answers";
+	switch (read_call(req, c)) {
+	case 0:
+		break;
+	case NOT_BIND:
+		if (!s->only_bind)
+			return CONTINUE;
+		/*
+		 * A container's config may send us any syscall: we decide
+		 * bind() only, and what we do not know is refused.
+		 */
+		*err = EPERM;
+		*why = "not bind(): only bind() is decided here";
+		return REFUSED;
+	default:
+		return CONTINUE;
+	}
+	*why = "not AF_INET/AF_INET6, or not a privileged port: the kernel answers";
+	if ((c->addr.ss_family != AF_INET && c->addr.ss_family != AF_INET6 &&
+	     c->addr.ss_family != AF_UNSPEC) || !c->port || c->port >= unpriv_start)
+		return CONTINUE;
+	*why = "port not allowed";
+	if (!policy_allows(s->policy, 0, 0, c->port))
+		return 0;
+	pidfd = open_process(req->pid);
+	if (pidfd < 0)
+		return FAILED("pidfd_open"), -1;
+	/* The pid in the notification might have been reused: check now. */
+	if (!id_valid(s->listener, req->id)) {
+		FAILED("the caller is gone");
+		close(pidfd);
+		return -1;
+	}
+	fd = fetch(pidfd, c->fd);
+	if (fd < 0)
+		FAILED(fetch_method == FETCH_IOCTL ? "PIDFD_IOCTL_GETFD" : "pidfd_getfd(2)");
+	close(pidfd);
+	/* Not open: the program's mistake, which the kernel will name. */
+	if (fd < 0 && errno == EBADF)
+		*why = "fd not open: the kernel answers";
+	if (fd < 0)
+		return errno == EBADF ? CONTINUE : -1;
+	/* A thread with its own fd table: the leader's fd is another file. */
+	switch (syscall(SYS_kcmp, getpid(), req->pid, KCMP_FILE, fd, c->fd)) {
+	case 0:
+		break;
+	case -1:
+		FAILED("kcmp");
+		goto out;
+	default:
+		*why = "the calling thread has an fd table of its own: its fd is not the process's";
+		goto out;
+	}
+	*why = "not a socket, or not AF_INET/AF_INET6, or a bind the kernel refuses: the kernel answers";
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &optlen) ||
+	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &optlen) ||
+	    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &protocol, &optlen) ||
+	    !valid_for(domain, c)) {
+		ret = CONTINUE;
+		goto out;
+	}
+	ret = 0;
+	*why = "protocol not allowed";
+	if (!policy_allows(s->policy, type, protocol, c->port))
+		goto out;
+	/* No uid check shares a UDP port between SO_REUSEADDR sockets. */
+	*why = "a UDP socket with SO_REUSEADDR could share the port with another user's";
+	if (type == SOCK_DGRAM &&
+	    (getsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &optlen) || reuse))
+		goto out;
+	if (!id_valid(s->listener, req->id)) {
+		FAILED("the caller is gone");
+		ret = -1;
+		goto out;
+	}
+	*err = bind(fd, (struct sockaddr *)&c->addr, c->len) ? errno : 0;
+	*why = *err ? "allowed, bind failed" : "allowed, bound";
+out:
+	close(fd);
+	return ret;
+}
+
+/* "fd 3 tcp 127.0.0.1:80" for the log; what we read, if we did. */
+static void format_call(const struct call *c, char *buf, size_t len)
+{
+	const struct sockaddr_in *in = (const struct sockaddr_in *)&c->addr;
+	const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&c->addr;
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (in->sin_family == AF_INET || in->sin_family == AF_UNSPEC)
+		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+	else if (in->sin_family == AF_INET6)
+		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+	snprintf(buf, len, "fd %d family %u addrlen %d %s port %u", c->fd, in->sin_family,
+		 c->len, ip, c->port);
+}
+
+static void answer(const struct served *s, const struct seccomp_notif *req,
+		   struct seccomp_notif_resp *resp)
+{
+	struct call c = { .fd = -1 };
+	const char *why;
+	char addr[128];
+	int err, ret;
+
+	ret = decide(s, req, &c, &err, &why);
+	if (ret == CONTINUE)
+		err = 0;
+	memset(resp, 0, sizeof(*resp));
+	resp->id = req->id;
+	if (ret == CONTINUE)
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		resp->error = -err;
+	format_call(&c, addr, sizeof(addr));
+	if (ret < 0)	/* ours: always said */
+		fprintf(stderr, "%s: pid %d %s: supervisor-side failure: %s; answered EACCES\n",
+			s->name, req->pid, addr, why);
+	else if (verbose || ret == REFUSED)
+		fprintf(stderr, "%s: pid %d %s: %s%s%s\n", s->name, req->pid, addr, why,
+			err ? ": " : "", err ? strerror(err) : "");
+}
+
+int notif_sizes(struct seccomp_notif_sizes *sizes)
+{
+	if (seccomp(SECCOMP_GET_NOTIF_SIZES, 0, sizes) < 0)
+		return -1;
+	/* Our structs must be at least as large as the kernel's. */
+	if (sizes->seccomp_notif < sizeof(struct seccomp_notif))
+		sizes->seccomp_notif = sizeof(struct seccomp_notif);
+	if (sizes->seccomp_notif_resp < sizeof(struct seccomp_notif_resp))
+		sizes->seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
+	return 0;
+}
+
+/*
+ * Wait for a notification and receive it. Only one thread at a time: after
+ * POLLIN the one receiver cannot block (a notification withdrawn meanwhile
+ * is ENOENT), and a hang-up reaches every thread through poll().
+ * Returns 1 for a notification, 0 for the hang-up, -1 on error.
+ */
+static int receive(struct served *s, struct seccomp_notif *req, size_t size)
+{
+	struct pollfd pfd = { .fd = s->listener, .events = POLLIN };
+	int ret;
+
+	pthread_mutex_lock(&s->recv_lock);
+	do {
+		/* Once no task uses the filter, there is nothing to wait for. */
+		if (poll(&pfd, 1, -1) == 1 && !(pfd.revents & POLLIN)) {
+			ret = 0;
+			break;
+		}
+		memset(req, 0, size);
+		ret = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) ? -1 : 1;
+	} while (ret < 0 && (errno == EINTR || errno == ENOENT));
+	pthread_mutex_unlock(&s->recv_lock);
+	return ret;
+}
+
+int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
+{
+	struct seccomp_notif *req = malloc(sizes->seccomp_notif);
+	struct seccomp_notif_resp *resp = malloc(sizes->seccomp_notif_resp);
+	int ret = -1;
+
+	if (!req || !resp) {
+		fprintf(stderr, "%s: out of memory\n", s->name);
+		goto out;
+	}
+	for (;;) {
+		ret = receive(s, req, sizes->seccomp_notif);
+		if (ret < 0)
+			fprintf(stderr, "%s: SECCOMP_IOCTL_NOTIF_RECV: %s\n", s->name,
+				strerror(errno));
+		if (ret <= 0)
+			break;
+		answer(s, req, resp);
+		/* ENOENT: the caller died meanwhile. */
+		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp) && errno != ENOENT)
+			fprintf(stderr, "%s: pid %d: SECCOMP_IOCTL_NOTIF_SEND: %s\n",
+				s->name, req->pid, strerror(errno));
+	}
+out:
+	free(req);
+	free(resp);
+	return ret;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _BIND_SUPERVISOR_POLICY_H
+#define _BIND_SUPERVISOR_POLICY_H
+
+/*
+ * What bind-supervisor and bind-agent share: the policy (which privileged
+ * ports a program may bind), how a socket is taken out of the program, and
+ * the answer to each bind() notification of a seccomp listener.
+ */
+#include <pthread.h>
+#include <stddef.h>
+#include <linux/seccomp.h>
+#include <linux/types.h>
+
+#define MAX_ALLOW 64
+
+struct rule {
+	int type, protocol;	/* SOCK_STREAM/IPPROTO_TCP or SOCK_DGRAM/IPPROTO_UDP */
+	unsigned short port;
+};
+
+struct policy {
+	struct rule rules[MAX_ALLOW];
+	int n;
+};
+
+/*
+ * A listener, the policy its binds are decided by, and the log's prefix.
+ * Its threads take turns to receive: a second thread waiting in
+ * SECCOMP_IOCTL_NOTIF_RECV would never see the hang-up.
+ */
+struct served {
+	int listener;
+	const struct policy *policy;
+	const char *name;
+	int only_bind;	/* refuse (EPERM) any other syscall sent to us */
+	pthread_mutex_t recv_lock;
+};
+
+/* The ABIs a program may run in, and their syscall numbers. */
+struct abi {
+	__u32 arch, bind, socketcall, ioctl, word;	/* word: sizeof(long) */
+	__u32 badnr;	/* JSET mask of numbers to refuse (x32) */
+};
+
+#define NABIS 4
+extern const struct abi abis[NABIS];
+extern int verbose;
+/* net.ipv4.ip_unprivileged_port_start of our network namespace */
+extern unsigned int unpriv_start;
+
+/* A decimal number, digits only, in [min, max]; -1 if it is not one. */
+long parse_number(const char *s, long min, long max);
+/* Exits with a message if the sysctl cannot be read. */
+void read_unpriv_start(const char *prog);
+/*
+ * Add "tcp:PORT" or "udp:PORT", a privileged port, to @p. Returns NULL, or
+ * what is wrong with @spec, in @err.
+ */
+const char *policy_add(struct policy *p, const char *spec, char *err, size_t len);
+/* Whether @p allows @port for @type/@protocol (any type if @type is 0). */
+int policy_allows(const struct policy *p, int type, int protocol, unsigned short port);
+/* "tcp:80 udp:53" into @buf, for the log. */
+void policy_format(const struct policy *p, char *buf, size_t len);
+
+/* --fetch: "auto", "ioctl" or "syscall"; -1 if none of them. */
+int set_fetch(const char *method);
+/* Pick the fetch (ioctl where the kernel has it); exits if neither works. */
+void probe_fetch(const char *prog);
+
+/* The kernel's notification sizes, at least ours; -1 on failure. */
+int notif_sizes(struct seccomp_notif_sizes *sizes);
+/*
+ * Answer @s's notifications until no task uses its filter (0), or until
+ * receiving fails (-1, with a message). Any number of threads may serve
+ * the same @s.
+ */
+int serve(struct served *s, const struct seccomp_notif_sizes *sizes);
+
+#endif /* _BIND_SUPERVISOR_POLICY_H */
