@@ -142,6 +142,23 @@ payload_ok() {
 	done
 }
 
+# wait_log PATTERN: until bind-agent's log has a line with PATTERN, 30 s at most
+wait_log() {
+	retry 30 grep -q -- "$1" "$agent_log" && return 0
+	say "no '$1' in bind-agent's log after 30 s"
+	return 1
+}
+
+# expect_run RT ID BUNDLE PATTERN: 'RT run' in the foreground fails and
+# prints PATTERN
+expect_run() {
+	timeout 60 "$1" run --no-pivot -b "$3" "$2" </dev/null >"$3/out" 2>&1
+	_rc=$?
+	quote "$3/out"
+	say "$1 run exited $_rc"
+	[ "$_rc" != 0 ] && grep -q -- "$4" "$3/out"
+}
+
 # creds PID: the process's ids, capabilities, no_new_privs and seccomp mode
 creds_ok() {
 	_s=/proc/$1/status
@@ -167,6 +184,20 @@ stop() {
 cleanup() { "$1" delete -f "$2" >/dev/null 2>&1; }
 
 say "kernel: $(uname -r); cgroup2 at /sys/fs/cgroup: $(grep -c ' /sys/fs/cgroup cgroup2 ' /proc/mounts)"
+
+# bind-agent (samples/bind-supervisor), if the image has it: one for both
+# runtimes, allowing tcp:80 only.
+agent= agent_sock=$work/bind-agent.sock agent_log=$work/bind-agent.log
+if [ -x ./bind-agent ]; then
+	./bind-agent -v --socket "$agent_sock" --allow tcp:80 2>"$agent_log" &
+	agent=$!
+	if wait_log "bind-agent: listening on $agent_sock"; then
+		fds0=$(ls "/proc/$agent/fd" | wc -l)
+		say "$(grep -m 1 'fetch method' "$agent_log")"
+	else
+		quote "$agent_log"
+	fi
+fi
 
 for rt in crun runc; do
 	say "== $rt =="
@@ -224,12 +255,48 @@ for rt in crun runc; do
 		grep -q '^notification: pid [0-9]* syscall 49 ' "$out"
 	check "$rt: the listener ended when the container did" [ "$lrc" = 0 ]
 
-	if [ -x ./bind-agent ]; then
-		skip "$rt: bind-agent cases" "not written yet"
-	else
+	if [ -z "$agent" ]; then
 		skip "$rt: bind-agent cases" "no bind-agent in this image"
+		continue
 	fi
+	# The real agent: httpd on the privileged port 80 as uid 1000 with no
+	# capabilities, its bind() done by bind-agent; a bind to 81 refused.
+	port=80
+	id=oci-$rt-agent
+	b=$work/$rt-agent
+	bundle "$b" "$id" "$(seccomp_notify "$agent_sock" "allow=tcp:80")"
+	if check "$rt: agent: a container's httpd -p 80 starts (uid 1000, no capabilities)" start "$rt" "$id" "$b"; then
+		check "$rt: agent: bind-agent logs the grant of :80" \
+			wait_log "container $id: pid [0-9]* fd [0-9]* family [0-9]* addrlen [0-9]* .* port 80: allowed, bound"
+		check "$rt: agent: wget from outside fetches the page on :80" fetch_wait
+		check "$rt: agent: kill and delete leave nothing" stop "$rt" "$id"
+		check "$rt: agent: bind-agent is done with the container" \
+			wait_log "container $id: no task uses its filter any more: done"
+	else
+		for c in grant wget delete done; do skip "$rt: agent: $c" "the container did not start"; done
+	fi
+	cleanup "$rt" "$id"
+	port=81
+	id=oci-$rt-agent-81
+	b=$work/$rt-agent-81
+	bundle "$b" "$id" "$(seccomp_notify "$agent_sock" "allow=tcp:80")"
+	check "$rt: agent: httpd -p 81 in a container fails: bind: Permission denied" \
+		expect_run "$rt" "$id" "$b" "bind: Permission denied"
+	check "$rt: agent: bind-agent logs the refusal of :81" \
+		wait_log "container $id: pid [0-9]* fd [0-9]* .* port 81: port not allowed: Permission denied"
+	cleanup "$rt" "$id"
+	port=8080
 done
+
+if [ -n "$agent" ]; then
+	sleep 1
+	check "bind-agent: its fd count is what it was before the containers ($fds0)" \
+		sh -c "n=\$(ls /proc/$agent/fd | wc -l); echo \"# now \$n\"; [ \$n = $fds0 ]"
+	kill "$agent"
+	wait "$agent"
+	say "bind-agent's log:"
+	quote "$agent_log"
+fi
 
 echo "1..$n"
 exit $failed
