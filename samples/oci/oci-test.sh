@@ -8,8 +8,11 @@
 # from outside and then killed and deleted; the same container with its
 # bind() trapped (SCMP_ACT_NOTIFY) toward linux.seccomp.listenerPath, where
 # oci-listener prints what the runtime sends and lets each call continue;
-# then the bind-agent cases, once the image has bind-agent. Run from the
-# ABI's bin directory, as root.
+# then, with bind-agent (--allow tcp:80) as the listenerPath: httpd on the
+# privileged port 80 as uid 1000, the agent's log line granting it and the
+# page fetched; httpd on port 81 failing with EACCES and the agent's line
+# refusing it; at the end the agent's fd count as it was before the
+# containers. Run from the ABI's bin directory, as root.
 
 n=0
 failed=0
@@ -191,12 +194,10 @@ agent= agent_sock=$work/bind-agent.sock agent_log=$work/bind-agent.log
 if [ -x ./bind-agent ]; then
 	./bind-agent -v --socket "$agent_sock" --allow tcp:80 2>"$agent_log" &
 	agent=$!
-	if wait_log "bind-agent: listening on $agent_sock"; then
-		fds0=$(ls "/proc/$agent/fd" | wc -l)
-		say "$(grep -m 1 'fetch method' "$agent_log")"
-	else
-		quote "$agent_log"
-	fi
+	check "bind-agent: it listens on $agent_sock" wait_log "listening on $agent_sock"
+	check "bind-agent: its socket is mode 0600" [ "$(stat -c %a "$agent_sock" 2>&1)" = 600 ]
+	fds0=$(ls "/proc/$agent/fd" | wc -l)
+	say "$(grep -m 1 'fetch method' "$agent_log")"
 fi
 
 for rt in crun runc; do
