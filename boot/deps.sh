@@ -26,6 +26,10 @@ for a in $(known_arches); do
 	d=$(load_arch "$a" && echo "$DEBIAN_ARCH")
 	[ "$d" = "$host_arch" ] || FOREIGN_ARCHES="$FOREIGN_ARCHES $d"
 done
+# A flavour's image may carry host packages (boot/flavour/NAME/packages).
+for f in "$TOP"/boot/flavour/*/packages; do
+	[ ! -f "$f" ] || PACKAGES="$PACKAGES $(sed 's/#.*//' "$f")"
+done
 for p in $PACKAGES; do
 	case $p in *:*) FOREIGN_ARCHES="$FOREIGN_ARCHES ${p#*:}" ;; esac
 done

@@ -70,7 +70,7 @@ load_arch() {
 	ARCH_DIR=$TOP/boot/arch/$ARCH
 	[ -f "$ARCH_DIR/arch.conf" ] ||
 		die "unknown arch '$ARCH'; known: $(known_arches | tr '\n' ' ')"
-	QEMU_EXTRA=
+	QEMU_EXTRA= INITRD_LAYER=
 	# shellcheck disable=SC1091
 	. "$ARCH_DIR/arch.conf"
 	derive_arch
@@ -92,6 +92,8 @@ derive_arch() {
 
 # load_flavour NAME: a kernel flavour (boot/flavour/NAME/): its settings
 # (flavour.conf) replace the loaded arch's; build.sh adds its kernel.config.
+# INITRD_LAYER=NAME there boots $BCACHE/initramfs-ARCH-NAME.cpio, which
+# boot/image/NAME-layer.sh builds, instead of the arch's initramfs.
 load_flavour() {
 	[ -f "$TOP/boot/flavour/$1/flavour.conf" ] || die "unknown flavour '$1' (no boot/flavour/$1/flavour.conf)"
 	# shellcheck disable=SC1090

@@ -41,10 +41,11 @@ suite=$2
 [ -n "$timeout" ] || timeout=$(awk -v abis="$ABIS" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite") ||
 	die "bad suite boot/suites/$suite"
 image=${image:-$BUILD${flavour:+-$flavour}/$KIMAGE}
-initrd=$BCACHE/initramfs-$ARCH.cpio
+# A flavour may boot an image with a layer of its own (INITRD_LAYER).
+initrd=$BCACHE/initramfs-$ARCH${INITRD_LAYER:+-$INITRD_LAYER}.cpio
 log=${log:-$LOGS/$ARCH-$suite.log}
 [ -f "$image" ] || die "no kernel image $image (make kernel ARCH=$ARCH)"
-[ -f "$initrd" ] && [ -f "$initrd.content" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH)"
+[ -f "$initrd" ] && [ -f "$initrd.content" ] || die "no initramfs $initrd (make initramfs ARCH=$ARCH${INITRD_LAYER:+, then boot/image/$INITRD_LAYER-layer.sh $ARCH})"
 mkdir -p "$LOGS"
 kernel_args=$KERNEL_ARGS
 host_mhz=

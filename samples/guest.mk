@@ -31,3 +31,6 @@ agent-client_SRC := samples/bind-supervisor/agent-client.c \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
 SCRIPTS += samples/bind-supervisor/agent-test.sh
 endif
+
+# The oci flavour's suite (boot/suites/oci) and its listener stand-in.
+include samples/oci/guest.mk

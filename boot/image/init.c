@@ -375,6 +375,9 @@ int main(void)
 	/* Only debug kernels have it: kmemleak and fault injection live there. */
 	if (access("/sys/kernel/debug", F_OK) == 0)
 		mount_fs("debugfs", "/sys/kernel/debug", 0);
+	/* cgroup v2, where a runtime (crun, runc) looks for it. */
+	if (access("/sys/fs/cgroup", F_OK) == 0)
+		mount_fs("cgroup2", "/sys/fs/cgroup", MS_NOSUID | MS_NODEV | MS_NOEXEC);
 	mount_fs("tmpfs", "/tmp", 0);
 	mount_fs("tmpfs", "/run", 0);
 	loopback_up();

@@ -1,0 +1,100 @@
+#!/bin/sh
+# boot/image/oci-layer.sh ARCH
+#   The oci flavour's image (INITRD_LAYER=oci in boot/flavour/oci/flavour.conf):
+#   $BCACHE/initramfs-ARCH-oci.cpio is the arch's initramfs
+#   (boot/image/initramfs.sh, built first) with a second newc archive
+#   concatenated after it (the kernel unpacks one after the other):
+#   - the host's crun and runc (Debian's packages, boot/flavour/oci/packages)
+#     in /usr/bin, with their shared-library closure and the dynamic loader
+#     at the paths ldd names (/lib/TRIPLET, /lib64), as the host has them;
+#   - /oci/rootfs, a container root file system: Debian's static busybox,
+#     /etc/passwd and /etc/group with uid 1000, /www/index.html.
+#   The libraries come from ldd, which runs the host's loader: the binaries
+#   must be of the host's arch (docs/harness.md, "The oci image", says why
+#   this is not dracut). Writes .content beside the image like
+#   initramfs.sh, so that boot/run.sh keys boots on what it holds.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+load_arch "${1:?usage: $0 ARCH}"
+
+[ "$DEBIAN_ARCH" = "$(dpkg --print-architecture)" ] ||
+	die "the oci layer packs the host's own crun and runc: $ARCH is not the host's arch"
+base=$BCACHE/initramfs-$ARCH.cpio
+[ -f "$base" ] && [ -f "$base.content" ] || die "no $base (boot/image/initramfs.sh $ARCH first)"
+gen=$BCACHE/tools/gen_init_cpio
+[ -x "$gen" ] || die "no $gen (boot/image/initramfs.sh $ARCH builds it)"
+busybox=$(sh "$TOP/boot/image/busybox.sh" "$ARCH")
+stage=$BCACHE/user/$ARCH-oci
+out=$BCACHE/initramfs-$ARCH-oci.cpio
+list=$stage/layer.list
+rm -rf "$stage"
+mkdir -p "$stage"
+
+step "oci layer: crun, runc and their libraries, a busybox rootfs"
+bins=
+for b in crun runc; do
+	p=$(command -v "$b") || die "no $b on the host ('make deps' installs it)"
+	bins="$bins $p"
+done
+
+# The library closure: ldd prints every object the loader maps, the
+# transitive closure, each at the path the loader found it under; the
+# loader itself is the line without '=>'. glibc dlopen()s libgcc_s for
+# pthread_cancel()/pthread_exit() unwinding, which ldd cannot see.
+libs=$(for b in $bins; do
+	ldd "$b" || die "ldd $b failed"
+done | awk '
+	$2 == "=>" && $3 ~ /^\// { print $3; next }
+	$2 == "=>" && $3 == "not" { print "MISSING " $1; next }
+	$1 ~ /^\// { print $1 }' | sort -u)
+case $libs in *MISSING*) die "a library of crun or runc is missing on the host: $(echo "$libs" | grep MISSING)" ;; esac
+gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
+[ -f "$gcc_s" ] && libs=$(printf '%s\n%s\n' "$libs" "$gcc_s" | sort -u)
+
+{
+	# The libraries' directories and their parents (one the base image
+	# has already is only set to 0755 again).
+	for d in $(echo "$libs" | xargs -n 1 dirname | sort -u); do
+		p=
+		for c in $(echo "$d" | tr / ' '); do
+			p=$p/$c
+			echo "dir $p 0755 0 0"
+		done
+	done | awk '!seen[$0]++'
+	for b in $bins; do echo "file /usr/bin/$(basename "$b") $(readlink -f "$b") 0755 0 0"; done
+	# Each object at the path the loader asks for, with the content of the
+	# file it names (most are symlinks to a versioned name).
+	for l in $libs; do echo "file $l $(readlink -f "$l") 0755 0 0"; done
+
+	# The container's root: read-only for it (root.readonly), so the mount
+	# points are here.
+	printf '%s\n' "dir /oci 0755 0 0" "dir /oci/rootfs 0755 0 0"
+	for d in bin etc proc sys dev www; do echo "dir /oci/rootfs/$d 0755 0 0"; done
+	echo "dir /oci/rootfs/tmp 1777 0 0"
+	echo "file /oci/rootfs/bin/busybox $busybox 0755 0 0"
+	for a in sh httpd nc wget sleep cat; do echo "slink /oci/rootfs/bin/$a busybox 0777 0 0"; done
+	printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:container user:/tmp:/bin/sh\n' >"$stage/passwd"
+	printf 'root:x:0:\nuser:x:1000:\n' >"$stage/group"
+	echo 'hello from an OCI container' >"$stage/index.html"
+	echo "file /oci/rootfs/etc/passwd $stage/passwd 0644 0 0"
+	echo "file /oci/rootfs/etc/group $stage/group 0644 0 0"
+	echo "file /oci/rootfs/www/index.html $stage/index.html 0644 0 0"
+} >"$list"
+
+# What the image holds, as initramfs.sh hashes it: the base's content hash,
+# then each entry of the layer with its file's hash in place of its path.
+rm -f "$out.content"
+{
+	cat "$base.content"
+	while read -r type name src rest; do
+		case $type in
+		file) echo "$type $name $(sha256sum <"$src" | cut -d' ' -f1) $rest" ;;
+		*) echo "$type $name $src $rest" ;;
+		esac
+	done <"$list"
+} | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
+"$gen" -t 0 "$list" >"$stage/layer.cpio" || die "gen_init_cpio $list failed"
+cat "$base" "$stage/layer.cpio" >"$out.tmp"
+mv "$out.tmp" "$out"
+mv "$out.content.tmp" "$out.content"
+done_step "initramfs $out ($(($(stat -c %s "$stage/layer.cpio") / 1024)) KiB layer, $(($(stat -c %s "$out") / 1024)) KiB in all)"

@@ -1,0 +1,303 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The oci suite, in the oci flavour's guest (boot/flavour/oci), as TAP: for
+# each of Debian 12's crun and runc, unmodified (the image's second layer,
+# boot/image/oci-layer.sh), the runtime's version; a container running an
+# unmodified busybox httpd as uid 1000 with no capabilities, noNewPrivileges
+# and a seccomp filter, in the host's network namespace, fetched with wget
+# from outside and then killed and deleted; the same container with its
+# bind() trapped (SCMP_ACT_NOTIFY) toward linux.seccomp.listenerPath, where
+# oci-listener prints what the runtime sends and lets each call continue;
+# then, with bind-agent (--allow tcp:80) as the listenerPath: httpd on the
+# privileged port 80 as uid 1000, the agent's log line granting it and the
+# page fetched; httpd on port 81 failing with EACCES and the agent's line
+# refusing it; at the end the agent's fd count as it was before the
+# containers. Run from the ABI's bin directory, as root.
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $*"; }
+say() { echo "# $*"; }
+# check NAME CMD...: the case passes if CMD does
+check() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+# quote FILE: a file's lines as TAP comments
+quote() { sed 's/^/#   /' "$1"; }
+# retry SECONDS CMD...: CMD until it succeeds, once a second
+retry() {
+	_left=$1
+	shift
+	until "$@"; do
+		_left=$((_left - 1))
+		[ "$_left" -gt 0 ] || return 1
+		sleep 1
+	done
+}
+
+# The runtimes are in /usr/bin (the image's second layer); /init gives a
+# test only /abi/ABI/bin and /bin.
+PATH=$PATH:/usr/bin:/usr/sbin
+echo "TAP version 13"
+work=/run/oci-test
+rm -rf "$work"
+mkdir -p "$work"
+port=8080
+page='hello from an OCI container'
+
+# bundle DIR ID SECCOMP: a bundle whose config.json runs busybox httpd on
+# $port as uid 1000/gid 1000, no capabilities, noNewPrivileges, a read-only
+# root, new pid, ipc, uts and mount namespaces and no network one (the
+# host's), with SECCOMP as linux.seccomp. The root is the image's
+# /oci/rootfs.
+bundle() {
+	mkdir -p "$1"
+	cat >"$1/config.json" <<EOF
+{
+	"ociVersion": "1.0.2",
+	"process": {
+		"terminal": false,
+		"user": { "uid": 1000, "gid": 1000 },
+		"args": [ "/bin/busybox", "httpd", "-f", "-p", "$port", "-h", "/www" ],
+		"env": [ "PATH=/bin" ],
+		"cwd": "/",
+		"capabilities": {
+			"bounding": [], "effective": [], "inheritable": [], "permitted": [], "ambient": []
+		},
+		"noNewPrivileges": true
+	},
+	"root": { "path": "/oci/rootfs", "readonly": true },
+	"hostname": "$2",
+	"mounts": [
+		{ "destination": "/proc", "type": "proc", "source": "proc" },
+		{ "destination": "/dev", "type": "tmpfs", "source": "tmpfs",
+		  "options": [ "nosuid", "strictatime", "mode=755", "size=65536k" ] },
+		{ "destination": "/tmp", "type": "tmpfs", "source": "tmpfs",
+		  "options": [ "nosuid", "nodev", "mode=1777" ] }
+	],
+	"linux": {
+		"namespaces": [
+			{ "type": "pid" }, { "type": "ipc" }, { "type": "uts" }, { "type": "mount" }
+		],
+		"seccomp": $3
+	}
+}
+EOF
+}
+
+# The seccomp sections: one that traps nothing the server does, and one
+# that sends its bind() calls to a listener.
+seccomp_plain='{
+			"defaultAction": "SCMP_ACT_ALLOW",
+			"architectures": [ "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32" ],
+			"syscalls": [ { "names": [ "kexec_load" ], "action": "SCMP_ACT_ERRNO" } ]
+		}'
+# seccomp_notify PATH METADATA
+seccomp_notify() {
+	printf '%s\n' "{
+			\"defaultAction\": \"SCMP_ACT_ALLOW\",
+			\"listenerPath\": \"$1\",
+			\"listenerMetadata\": \"$2\",
+			\"architectures\": [ \"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\", \"SCMP_ARCH_X32\" ],
+			\"syscalls\": [ { \"names\": [ \"bind\" ], \"action\": \"SCMP_ACT_NOTIFY\" } ]
+		}"
+}
+
+# (Debian 12's static busybox wget dies of SIGSEGV with -T: timeout(1) instead.)
+fetch() { timeout 10 wget -q -O - "http://127.0.0.1:$port/" 2>/dev/null; }
+fetch_page() {
+	out=$(fetch) && [ "$out" = "$page" ] && say "fetched: $out"
+}
+# fetch_wait: the page within 20 tries; if not, what wget and netstat say
+fetch_wait() {
+	retry 20 fetch_page && return 0
+	timeout 10 wget -O - "http://127.0.0.1:$port/" 2>&1 | sed 's/^/#   wget: /'
+	netstat -tln 2>&1 | sed 's/^/#   netstat: /'
+	return 1
+}
+
+state_pid() { "$1" state "$2" 2>/dev/null | sed -n 's/^ *"pid": *\([0-9]*\).*/\1/p'; }
+
+# start RT ID BUNDLE: 'RT run -d' with the root file system not pivoted
+# (pivot_root(2) fails on the initramfs root), its output in BUNDLE/out
+start() {
+	"$1" run -d --no-pivot -b "$3" "$2" </dev/null >"$3/out" 2>&1
+	_rc=$?
+	[ ! -s "$3/out" ] || quote "$3/out"
+	[ "$_rc" = 0 ] || say "$1 run exited $_rc"
+	[ "$_rc" = 0 ] && retry 10 sh -c "[ \"\$($1 state $2 2>/dev/null | grep -c '\"running\"')\" = 1 ]"
+}
+
+# payload_ok FILE ID: oci-listener's FILE shows the state JSON of container
+# ID: fds ["seccompFd"], a pid, the bundle's listenerMetadata
+payload_ok() {
+	_j=$(sed -n '/^payload: /,/^message: /p' "$1" | sed -e '/^message: /d' -e 's/^payload: //' |
+		tr -d ' \t\n')
+	for _want in '"fds":["seccompFd"]' '"pid":' "\"metadata\":\"allow=tcp:$port\"" "\"id\":\"$2\""; do
+		case $_j in
+		*"$_want"*) ;;
+		*) say "no $_want in the payload"; return 1 ;;
+		esac
+	done
+}
+
+# wait_log PATTERN: until bind-agent's log has a line with PATTERN, 30 s at most
+wait_log() {
+	retry 30 grep -q -- "$1" "$agent_log" && return 0
+	say "no '$1' in bind-agent's log after 30 s"
+	return 1
+}
+
+# expect_run RT ID BUNDLE PATTERN: 'RT run' in the foreground fails and
+# prints PATTERN
+expect_run() {
+	timeout 60 "$1" run --no-pivot -b "$3" "$2" </dev/null >"$3/out" 2>&1
+	_rc=$?
+	quote "$3/out"
+	say "$1 run exited $_rc"
+	[ "$_rc" != 0 ] && grep -q -- "$4" "$3/out"
+}
+
+# creds PID: the process's ids, capabilities, no_new_privs and seccomp mode
+creds_ok() {
+	_s=/proc/$1/status
+	[ -r "$_s" ] || { say "no $_s"; return 1; }
+	grep -E '^(Uid|Gid|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' "$_s" | sed 's/^/#   /'
+	grep -qE '^Uid:[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000$' "$_s" &&
+		grep -qE '^Gid:[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000$' "$_s" &&
+		grep -qE '^CapEff:[[:space:]]+0+$' "$_s" && grep -qE '^CapPrm:[[:space:]]+0+$' "$_s" &&
+		grep -qE '^CapBnd:[[:space:]]+0+$' "$_s" &&
+		grep -qE '^NoNewPrivs:[[:space:]]+1$' "$_s" && grep -qE '^Seccomp:[[:space:]]+2$' "$_s"
+}
+
+# stop RT ID: SIGKILL, until the runtime says stopped, then delete
+stop() {
+	"$1" kill "$2" KILL 2>&1 | sed 's/^/#   /'
+	retry 15 sh -c "[ \"\$($1 state $2 2>/dev/null | grep -c '\"stopped\"')\" = 1 ]" ||
+		{ say "$1 state $2 after kill:"; "$1" state "$2" 2>&1 | sed 's/^/#   /'; return 1; }
+	"$1" delete "$2" 2>&1 | sed 's/^/#   /'
+	! "$1" state "$2" >/dev/null 2>&1 && ! fetch >/dev/null
+}
+
+# cleanup RT ID: whatever a failed case left
+cleanup() { "$1" delete -f "$2" >/dev/null 2>&1; }
+
+say "kernel: $(uname -r); cgroup2 at /sys/fs/cgroup: $(grep -c ' /sys/fs/cgroup cgroup2 ' /proc/mounts)"
+
+# bind-agent (samples/bind-supervisor), if the image has it: one for both
+# runtimes, allowing tcp:80 only.
+agent= agent_sock=$work/bind-agent.sock agent_log=$work/bind-agent.log
+if [ -x ./bind-agent ]; then
+	./bind-agent -v --socket "$agent_sock" --allow tcp:80 2>"$agent_log" &
+	agent=$!
+	check "bind-agent: it listens on $agent_sock" wait_log "listening on $agent_sock"
+	check "bind-agent: its socket is mode 0600" [ "$(stat -c %a "$agent_sock" 2>&1)" = 600 ]
+	fds0=$(ls "/proc/$agent/fd" | wc -l)
+	say "$(grep -m 1 'fetch method' "$agent_log")"
+fi
+
+for rt in crun runc; do
+	say "== $rt =="
+	# A runtime missing from the oci image fails: the image is broken.
+	if ! command -v "$rt" >/dev/null; then
+		not_ok "$rt: in the image (boot/image/oci-layer.sh)"
+		continue
+	fi
+	check "$rt: --version" sh -c "$rt --version >$work/$rt.version 2>&1; rc=\$?; sed 's/^/#   /' $work/$rt.version; [ \$rc = 0 ] && grep -q '^$rt version ' $work/$rt.version"
+
+	# A plain container: httpd as uid 1000, fetched from outside.
+	id=oci-$rt-httpd
+	b=$work/$rt-httpd
+	bundle "$b" "$id" "$seccomp_plain"
+	if check "$rt: run -d starts httpd as uid 1000 in the host's network namespace" start "$rt" "$id" "$b"; then
+		pid=$(state_pid "$rt" "$id")
+		check "$rt: the server is uid/gid 1000, no capabilities, no_new_privs, seccomp filter" creds_ok "$pid"
+		check "$rt: the server shares the host's network namespace" \
+			[ "$(readlink "/proc/$pid/ns/net")" = "$(readlink /proc/self/ns/net)" ]
+		check "$rt: wget from outside fetches the page" fetch_wait
+		check "$rt: kill and delete leave nothing" stop "$rt" "$id"
+	else
+		for c in creds netns wget delete; do skip "$rt: $c" "the container did not start"; done
+	fi
+	cleanup "$rt" "$id"
+
+	# The same server with bind() trapped toward a listener socket.
+	id=oci-$rt-listener
+	b=$work/$rt-listener
+	sock=$work/$rt-listener.sock
+	bundle "$b" "$id" "$(seccomp_notify "$sock" "allow=tcp:$port")"
+	./oci-listener "$sock" >"$work/$rt-listener.out" 2>"$work/$rt-listener.err" &
+	lpid=$!
+	retry 10 grep -q 'listening on' "$work/$rt-listener.err"
+	if check "$rt: a listenerPath container starts" start "$rt" "$id" "$b"; then
+		check "$rt: wget fetches the page (bind() trapped, answered CONTINUE)" fetch_wait
+		check "$rt: kill and delete leave nothing" stop "$rt" "$id"
+	else
+		for c in wget delete; do skip "$rt: listener $c" "the container did not start"; done
+	fi
+	cleanup "$rt" "$id"
+	# The listener ends once every task of the filter is gone.
+	if retry 10 sh -c "! kill -0 $lpid 2>/dev/null"; then wait $lpid; lrc=$?; else
+		kill $lpid; wait $lpid; lrc=killed; fi
+	say "what $rt sent to its listenerPath (oci-listener's output, exit status $lrc):"
+	quote "$work/$rt-listener.out"
+	quote "$work/$rt-listener.err"
+	out=$work/$rt-listener.out
+	check "$rt: one message with one fd, a seccomp listener" \
+		sh -c "[ \$(grep -c '^message: [1-9]' $out) = 1 ] && [ \$(grep -c '^fd: ' $out) = 1 ] &&
+			grep -q '^fd: anon_inode:seccomp notify' $out"
+	check "$rt: the message is the container's state: seccompFd, pid, metadata, id" \
+		payload_ok "$out" "$id"
+	check "$rt: the listener saw the server's bind() (x86_64 syscall 49)" \
+		grep -q '^notification: pid [0-9]* syscall 49 ' "$out"
+	check "$rt: the listener ended when the container did" [ "$lrc" = 0 ]
+
+	if [ -z "$agent" ]; then
+		skip "$rt: bind-agent cases" "no bind-agent in this image"
+		continue
+	fi
+	# The real agent: httpd on the privileged port 80 as uid 1000 with no
+	# capabilities, its bind() done by bind-agent; a bind to 81 refused.
+	port=80
+	id=oci-$rt-agent
+	b=$work/$rt-agent
+	bundle "$b" "$id" "$(seccomp_notify "$agent_sock" "allow=tcp:80")"
+	if check "$rt: agent: a container's httpd -p 80 starts (uid 1000, no capabilities)" start "$rt" "$id" "$b"; then
+		check "$rt: agent: bind-agent logs the grant of :80" \
+			wait_log "container $id: pid [0-9]* fd [0-9]* family [0-9]* addrlen [0-9]* .* port 80: allowed, bound"
+		check "$rt: agent: wget from outside fetches the page on :80" fetch_wait
+		check "$rt: agent: kill and delete leave nothing" stop "$rt" "$id"
+		check "$rt: agent: bind-agent is done with the container" \
+			wait_log "container $id: no task uses its filter any more: done"
+	else
+		for c in grant wget delete done; do skip "$rt: agent: $c" "the container did not start"; done
+	fi
+	cleanup "$rt" "$id"
+	port=81
+	id=oci-$rt-agent-81
+	b=$work/$rt-agent-81
+	bundle "$b" "$id" "$(seccomp_notify "$agent_sock" "allow=tcp:80")"
+	check "$rt: agent: httpd -p 81 in a container fails: bind: Permission denied" \
+		expect_run "$rt" "$id" "$b" "bind: Permission denied"
+	check "$rt: agent: bind-agent logs the refusal of :81" \
+		wait_log "container $id: pid [0-9]* fd [0-9]* .* port 81: port not allowed: Permission denied"
+	cleanup "$rt" "$id"
+	port=8080
+done
+
+if [ -n "$agent" ]; then
+	sleep 1
+	check "bind-agent: its fd count is what it was before the containers ($fds0)" \
+		sh -c "n=\$(ls /proc/$agent/fd | wc -l); echo \"# now \$n\"; [ \$n = $fds0 ]"
+	kill "$agent"
+	wait "$agent"
+	say "bind-agent's log:"
+	quote "$agent_log"
+fi
+
+echo "1..$n"
+exit $failed
