@@ -33,7 +33,7 @@ wait_log() {
 }
 fds() { ls "/proc/$agent/fd" | wc -l; }
 
-./bind-agent -v --socket "$sock" --allow tcp:80 --allow tcp:443 --allow udp:53 2>"$log" &
+./bind-agent -v --socket "$sock" --allow tcp:82 --allow tcp:443 --allow udp:53 2>"$log" &
 agent=$!
 wait_log "listening on $sock"
 say "$(sed -n 's/^bind-agent: fetch method: /fetch method: /p' "$log")"
@@ -41,28 +41,29 @@ check "bind-agent: it listens on a socket of mode 0600 owned by root" \
 	[ "$(stat -c '%a %u' "$sock")" = "600 0" ]
 fds0=$(fds)
 
-say "bind-agent: the policy (--allow tcp:80 tcp:443 udp:53)"
-check "bind-agent: a container's bind to tcp:80, allowed, succeeds as uid 1000" \
-	expect_out 0 "bind tcp:80 as uid 1000: ok" ./agent-client "$sock" run --id web -- ./try-bind tcp 80
+# (port 82: the samples' httpd, just before, leaves port 80 in TIME_WAIT)
+say "bind-agent: the policy (--allow tcp:82 tcp:443 udp:53)"
+check "bind-agent: a container's bind to tcp:82, allowed, succeeds as uid 1000" \
+	expect_out 0 "bind tcp:82 as uid 1000: ok" ./agent-client "$sock" run --id web -- ./try-bind tcp 82
 check "bind-agent: the agent logs the container it serves, and the bind it granted" \
-	sh -c "grep -q 'container web (pid [0-9]*, from runtime pid [0-9]*): serving its listener; allowed: tcp:80 tcp:443 udp:53' $log &&
-		grep -q 'container web: pid [0-9]* fd [0-9]* .* port 80: allowed, bound' $log"
+	sh -c "grep -q 'container web (pid [0-9]*, from runtime pid [0-9]*): serving its listener; allowed: tcp:82 tcp:443 udp:53' $log &&
+		grep -q 'container web: pid [0-9]* fd [0-9]* .* port 82: allowed, bound' $log"
 check "bind-agent: ... and that the container is done" \
 	wait_log "container web: no task uses its filter any more: done"
 check "bind-agent: a bind to tcp:81, not allowed, fails with EACCES" \
 	expect_out 1 "bind tcp:81 as uid 1000: Permission denied" \
 	./agent-client "$sock" run --id web -- ./try-bind tcp 81
-check "bind-agent: udp:80 is not allowed by tcp:80" \
-	expect_out 1 "bind udp:80 as uid 1000: Permission denied" \
-	./agent-client "$sock" run --id web -- ./try-bind udp 80
+check "bind-agent: udp:82 is not allowed by tcp:82" \
+	expect_out 1 "bind udp:82 as uid 1000: Permission denied" \
+	./agent-client "$sock" run --id web -- ./try-bind udp 82
 check "bind-agent: an unprivileged port goes on to the kernel" \
 	expect_out 0 "bind tcp:8080 as uid 1000: ok" \
 	./agent-client "$sock" run --id web -- ./try-bind tcp 8080
 
 say "bind-agent: listenerMetadata narrows the policy, never widens it"
-check "bind-agent: metadata allow=tcp:443 makes tcp:80 EACCES" \
-	expect_out 1 "bind tcp:80 as uid 1000: Permission denied" \
-	./agent-client "$sock" run --id narrow --metadata allow=tcp:443 -- ./try-bind tcp 80
+check "bind-agent: metadata allow=tcp:443 makes tcp:82 EACCES" \
+	expect_out 1 "bind tcp:82 as uid 1000: Permission denied" \
+	./agent-client "$sock" run --id narrow --metadata allow=tcp:443 -- ./try-bind tcp 82
 check "bind-agent: metadata allow=tcp:443 grants tcp:443" \
 	expect_out 0 "bind tcp:443 as uid 1000: ok" \
 	./agent-client "$sock" run --id narrow --metadata allow=tcp:443 -- ./try-bind tcp 443
@@ -72,23 +73,23 @@ check "bind-agent: metadata allow=tcp:81, which --allow does not grant, refuses 
 check "bind-agent: ... and says why" \
 	wait_log "listenerMetadata asks for tcp:81, which this agent's --allow does not grant; connection dropped"
 
-say "bind-agent: busybox httpd on :80 and a second container at once"
+say "bind-agent: busybox httpd on :82 and a second container at once"
 mkdir -p /tmp/www
 echo "hello from a container" >/tmp/www/index.html
-./agent-client "$sock" run --id httpd -- busybox httpd -f -p 80 -h /tmp/www &
+./agent-client "$sock" run --id httpd -- busybox httpd -f -p 82 -h /tmp/www &
 pids="$pids $!"
 page=
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-	page=$(wget -q -O - http://127.0.0.1/index.html 2>/dev/null) && break
+	page=$(wget -q -O - http://127.0.0.1:82/index.html 2>/dev/null) && break
 	sleep 1
 done
-check "bind-agent: an unmodified busybox httpd, uid 1000, serves a page on port 80" \
+check "bind-agent: an unmodified busybox httpd, uid 1000, serves a page on port 82" \
 	[ "$page" = "hello from a container" ]
 check "bind-agent: a second container's bind to tcp:443 is served meanwhile" \
 	expect_out 0 "bind tcp:443 as uid 1000: ok" \
 	./agent-client "$sock" run --id second -- ./try-bind tcp 443
 check "bind-agent: ... and the first one still serves" \
-	[ "$(wget -q -O - http://127.0.0.1/index.html 2>/dev/null)" = "hello from a container" ]
+	[ "$(wget -q -O - http://127.0.0.1:82/index.html 2>/dev/null)" = "hello from a container" ]
 httpd=$(sed -n 's/.*container httpd (pid \([0-9]*\),.*/\1/p' "$log")
 kill "$httpd"
 # shellcheck disable=SC2086
@@ -117,12 +118,12 @@ check "bind-agent: with the socket 0600, an unprivileged client cannot connect" 
 	expect_out 1 "Permission denied" ./run-as -u 1000 -- ./agent-client "$sock" silent
 chmod 0666 "$sock"
 check "bind-agent: an unprivileged client that can connect is refused (its container's bind fails)" \
-	expect_out 1 "bind tcp:80 as uid 1000: Function not implemented" \
-	./run-as -u 1000 -- ./agent-client "$sock" run --id unpriv -- ./try-bind tcp 80
+	expect_out 1 "bind tcp:82 as uid 1000: Function not implemented" \
+	./run-as -u 1000 -- ./agent-client "$sock" run --id unpriv -- ./try-bind tcp 82
 chmod 0600 "$sock"
 check "bind-agent: ... and the agent says why" \
 	wait_log "client pid [0-9]* uid 1000: the client is not root: only root may hand over a listener; connection dropped"
-# (port 80 has the httpd's connections in TIME_WAIT)
+# (port 82 has the httpd's connections in TIME_WAIT)
 check "bind-agent: after them, a container is still served" \
 	expect_out 0 "bind tcp:443 as uid 1000: ok" ./agent-client "$sock" run --id after -- ./try-bind tcp 443
 
@@ -132,7 +133,7 @@ say "bind-agent: containers gone while their bind waits for the agent (stopped m
 stop_agent_when_serving() {
 	wait_log "container $1 (pid" && kill -STOP "$agent"
 }
-./agent-client "$sock" run --id exits -- sh -c 'sleep 2; exec ./try-bind --exit-pending tcp 80' \
+./agent-client "$sock" run --id exits -- sh -c 'sleep 2; exec ./try-bind --exit-pending tcp 82' \
 	>/tmp/exits.out 2>&1 &
 pids=$!
 stop_agent_when_serving exits
@@ -140,10 +141,10 @@ wait "$pids"
 pids=
 kill -CONT "$agent"
 check "bind-agent: a container can exit while its bind waits for the agent" \
-	grep -q "exits with the bind to tcp:80 pending" /tmp/exits.out
+	grep -q "exits with the bind to tcp:82 pending" /tmp/exits.out
 check "bind-agent: ... and is done" \
 	wait_log "container exits: no task uses its filter any more: done"
-./agent-client "$sock" run --id killed -- sh -c 'sleep 2; exec ./try-bind tcp 80' >/dev/null 2>&1 &
+./agent-client "$sock" run --id killed -- sh -c 'sleep 2; exec ./try-bind tcp 82' >/dev/null 2>&1 &
 pids=$!
 stop_agent_when_serving killed
 program=$(sed -n 's/.*container killed (pid \([0-9]*\),.*/\1/p' "$log")
