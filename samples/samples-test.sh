@@ -247,6 +247,25 @@ cat /tmp/group.saved >/etc/group
 check "#14: fds above 2 are not inherited by the program" \
 	sh -c 'exec 7</etc/passwd; exec ./bind-supervisor --user 1000 -- sh -c "! [ -e /proc/\$\$/fd/7 ]"'
 
+say "bind-supervisor and bind-agent (policy.c): found by the review of issue 17"
+# R1: the program flips SO_REUSEADDR on its UDP socket while the supervisor
+# decides; a root socket holds the port with SO_REUSEADDR
+./try-bind --hold-reuseaddr udp 94 >/tmp/holder.out 2>&1 &
+holder=$!
+i=0
+until grep -q holding /tmp/holder.out || [ "$i" -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+check "R1: a UDP port a root socket holds is never shared, however the program flips SO_REUSEADDR" \
+	expect_out 0 "no bind of 1000 succeeded" $bs --allow udp:94 -- ./try-bind --reuseaddr-race 1000 udp 94
+kill "$holder"
+wait "$holder"
+# R2: a thread of its own fd table with the fd closed there: the kernel
+# answers (EBADF), and nothing is logged (it was a supervisor-side failure
+# on every call: a program could flood the log)
+check "R2: a bind on an fd the calling thread's own table does not have is EBADF, not logged" \
+	expect_not 1 "supervisor-side failure" $bs --allow udp:95 -- ./try-bind --own-files-closed udp 95
+check "R2: ... (the program saw EBADF)" \
+	expect_out 1 "udp:95 as uid 1000: Bad file descriptor" $bs --allow udp:95 -- ./try-bind --own-files-closed udp 95
+
 say "bind-supervisor: bad input is exit status 2 with a message"
 check "bind-supervisor: an unknown option" \
 	expect_out 2 "unknown or incomplete option '--frobnicate'" \

@@ -2,11 +2,12 @@
 /*
  * agent-client: bind-agent's clients for its tests, a good one and bad ones.
  *
- *	agent-client SOCKET run [--id ID] [--metadata M] -- PROGRAM [ARG...]
+ *	agent-client SOCKET run [--id ID] [--metadata M] [--listen]
+ *		-- PROGRAM [ARG...]
  *		what an OCI runtime does: PROGRAM runs (as uid and gid 1000
- *		when we are root) under a filter that sends bind() to a
- *		listener, which goes to SOCKET with the container process
- *		state; exits with PROGRAM's status
+ *		when we are root) under a filter that sends bind() (and
+ *		listen() with --listen) to a listener, which goes to SOCKET
+ *		with the container process state; exits with PROGRAM's status
  *	agent-client SOCKET CASE
  *		one bad message: nofd, twofds, notlistener, badjson,
  *		truncated, oversized, silent, badfds, trailing
@@ -28,7 +29,9 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stddef.h>
 
 #include "../seccomp/user-trap-helper.h"
 
@@ -90,7 +93,22 @@ static int state_json(char *buf, size_t len, const char *fds, int pid, const cha
  * becomes uid/gid 1000 (no capabilities), as a container's program would
  * be. It then waits for a byte on @sk before exec'ing @argv (or exits).
  */
-static pid_t start_child(int *listener, int *go, char **argv)
+/* Send bind() (and listen() if @listen) to a new listener; allow the rest. */
+static int trap(int listen)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_bind, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, listen ? __NR_listen : __NR_bind, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(filter) / sizeof(filter[0]), .filter = filter };
+
+	return seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+}
+
+static pid_t start_child(int *listener, int *go, char **argv, int listen)
 {
 	int sk[2];
 	pid_t pid;
@@ -111,7 +129,7 @@ static pid_t start_child(int *listener, int *go, char **argv)
 		/* After the uid change, which clears it: we leave no orphan. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			fail("PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS");
-		fd = user_trap_syscall(__NR_bind, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+		fd = trap(listen);
 		if (fd < 0 || send_fd(sk[1], fd))
 			fail("the filter");
 		close(fd);
@@ -132,7 +150,7 @@ static pid_t start_child(int *listener, int *go, char **argv)
 static int run(const char *path, int argc, char **argv)
 {
 	const char *id = "agent-client", *metadata = "";
-	int i, listener, go, status, sk;
+	int i, listener, go, status, sk, listen = 0;
 	char buf[2048];
 	pid_t pid;
 
@@ -141,12 +159,14 @@ static int run(const char *path, int argc, char **argv)
 			id = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--metadata"))
 			metadata = argv[++i];
+		else if (!strcmp(argv[i], "--listen"))
+			listen = 1;
 		else
 			return fprintf(stderr, "agent-client: bad option '%s'\n", argv[i]), 2;
 	}
 	if (i + 1 >= argc)
 		return fprintf(stderr, "agent-client: no program after --\n"), 2;
-	pid = start_child(&listener, &go, &argv[i + 1]);
+	pid = start_child(&listener, &go, &argv[i + 1], listen);
 	sk = connect_to(path);
 	/*
 	 * An agent that refuses us may hang up before we are done: the
@@ -177,7 +197,7 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "usage: agent-client SOCKET run|CASE ...\n"), 2;
 	if (!strcmp(how, "run"))
 		return run(argv[1], argc - 3, argv + 3);
-	pid = start_child(&fds[0], &go, NULL);
+	pid = start_child(&fds[0], &go, NULL, 0);
 	fds[1] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	n = state_json(buf, sizeof(buf), "\"seccompFd\"", pid, "bad-client", "");
 	sk = connect_to(argv[1]);

@@ -60,6 +60,32 @@ check "bind-agent: an unprivileged port goes on to the kernel" \
 	expect_out 0 "bind tcp:8080 as uid 1000: ok" \
 	./agent-client "$sock" run --id web -- ./try-bind tcp 8080
 
+check "bind-agent: a syscall other than bind() sent to it is refused with EPERM" \
+	expect_out 1 "listen: Operation not permitted" \
+	./agent-client "$sock" run --id listen --listen -- busybox nc -l -p 8081
+check "bind-agent: ... and logged, always" \
+	wait_log "container listen: pid [0-9]* syscall [0-9]* (audit arch 0x[0-9a-f]*): not bind(): only bind() is decided here: Operation not permitted"
+
+# found by the review of issue 17: lines a container causes unasked (no -v)
+# are limited, so that it cannot flood the log every container shares
+quiet=/run/bind-agent-quiet.sock
+./bind-agent --socket "$quiet" --allow tcp:82 2>/tmp/quiet.log &
+pids=$!
+main_log=$log
+log=/tmp/quiet.log
+wait_log "listening on $quiet"
+./agent-client "$quiet" run --id chatty --listen -- \
+	sh -c 'i=0; while [ $i -lt 30 ]; do busybox nc -l -p 8081 2>/dev/null; i=$((i + 1)); done'
+wait_log "container chatty: no task uses its filter any more: done"
+log=$main_log
+kill "$pids"
+wait "$pids"
+pids=
+check "bind-agent: without -v, 30 refused syscalls of a container are 20 lines in the log, then a note" \
+	sh -c "[ \$(grep -c 'container chatty: pid .*not bind()' /tmp/quiet.log) = 20 ] &&
+		grep -q 'container chatty: more than 20 lines unasked for: from now on one in 1000 is logged' /tmp/quiet.log"
+sed 's/^/#   /' /tmp/quiet.log | tail -n 3
+
 say "bind-agent: listenerMetadata narrows the policy, never widens it"
 check "bind-agent: metadata allow=tcp:443 makes tcp:82 EACCES" \
 	expect_out 1 "bind tcp:82 as uid 1000: Permission denied" \
@@ -72,6 +98,13 @@ check "bind-agent: metadata allow=tcp:81, which --allow does not grant, refuses 
 	./agent-client "$sock" run --id wide --metadata allow=tcp:81 -- ./try-bind tcp 81
 check "bind-agent: ... and says why" \
 	wait_log "listenerMetadata asks for tcp:81, which this agent's --allow does not grant; connection dropped"
+
+# found by the review of issue 17: a line break in the metadata forged log lines
+check "bind-agent: metadata with a line break is refused, and not echoed into the log" \
+	expect_out 1 "bind tcp:82 as uid 1000: Function not implemented" \
+	./agent-client "$sock" run --id forge --metadata 'allow=tcp:82\nbind-agent: container web: forged' -- ./try-bind tcp 82
+check "bind-agent: ... and says why" wait_log "listenerMetadata has a character outside"
+check "bind-agent: ... and no forged line is in the log" sh -c "! grep -q '^bind-agent: container web: forged' $log"
 
 say "bind-agent: busybox httpd on :82 and a second container at once"
 mkdir -p /tmp/www

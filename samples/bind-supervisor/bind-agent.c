@@ -250,6 +250,9 @@ static int narrow(struct client *c, const char *metadata, struct policy *p)
 		*p = agent_policy;
 		return 0;
 	}
+	/* It may go into our log: nothing that could break a line. */
+	if (strspn(metadata, "abcdefghijklmnopqrstuvwxyz0123456789:=,") != strlen(metadata))
+		return problem(c, "listenerMetadata has a character outside [a-z0-9:=,]");
 	if (strncmp(metadata, "allow=", 6) || strlen(metadata + 6) >= sizeof(list))
 		return problem(c, "listenerMetadata is not \"allow=tcp:PORT,udp:PORT,...\" (at most %zu bytes)",
 			       sizeof(list) - 1);

@@ -286,6 +286,18 @@ static int valid_for(int domain, const struct call *c)
 		(in->sin_family == AF_UNSPEC && in->sin_addr.s_addr == htonl(INADDR_ANY)));
 }
 
+/* Whether a socket holds the UDP address @c names (ours cannot bind it). */
+static int port_held(int domain, int type, int protocol, const struct call *c)
+{
+	int probe = socket(domain, type | SOCK_CLOEXEC, protocol), held;
+
+	held = probe < 0 || (bind(probe, (const struct sockaddr *)&c->addr, c->len) &&
+			     errno == EADDRINUSE);
+	if (probe >= 0)
+		close(probe);
+	return held;
+}
+
 #define CONTINUE 1	/* let the kernel do the call */
 #define REFUSED 2	/* not bind(), from a served listener: EPERM, always logged */
 
@@ -328,6 +340,13 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	default:
 		return CONTINUE;
 	}
+	/*
+	 * What we read must be the caller's: its pid might have been reused
+	 * meanwhile (the answer is then lost anyway, and nothing is logged).
+	 */
+	*why = "the caller is gone";
+	if (!id_valid(s->listener, req->id))
+		return CONTINUE;
 	*why = "not AF_INET/AF_INET6, or not a privileged port: the kernel answers";
 	if ((c->addr.ss_family != AF_INET && c->addr.ss_family != AF_INET6 &&
 	     c->addr.ss_family != AF_UNSPEC) || !c->port || c->port >= unpriv_start)
@@ -353,12 +372,21 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 		*why = "fd not open: the kernel answers";
 	if (fd < 0)
 		return errno == EBADF ? CONTINUE : -1;
-	/* A thread with its own fd table: the leader's fd is another file. */
+	/*
+	 * A thread with its own fd table: the leader's fd is another file, or
+	 * the thread has no such fd (EBADF: the kernel answers that, and no
+	 * privilege comes of it, whatever the thread opens there meanwhile).
+	 */
 	switch (syscall(SYS_kcmp, getpid(), req->pid, KCMP_FILE, fd, c->fd)) {
 	case 0:
 		break;
 	case -1:
-		FAILED("kcmp");
+		if (errno == EBADF) {
+			*why = "the calling thread has no such fd in its own table: the kernel answers";
+			ret = CONTINUE;
+		} else {
+			FAILED("kcmp");
+		}
 		goto out;
 	default:
 		*why = "the calling thread has an fd table of its own: its fd is not the process's";
@@ -380,6 +408,14 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	*why = "a UDP socket with SO_REUSEADDR could share the port with another user's";
 	if (type == SOCK_DGRAM &&
 	    (getsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &optlen) || reuse))
+		goto out;
+	/*
+	 * The program holds the same socket and may set SO_REUSEADDR between
+	 * that check and our bind(): bind a UDP port only if no socket holds
+	 * it, which a socket of ours without SO_REUSEADDR can tell.
+	 */
+	*why = "a UDP port another socket holds";
+	if (type == SOCK_DGRAM && port_held(domain, type, protocol, c))
 		goto out;
 	if (!id_valid(s->listener, req->id)) {
 		FAILED("the caller is gone");
@@ -408,7 +444,25 @@ static void format_call(const struct call *c, char *buf, size_t len)
 		 c->len, ip, c->port);
 }
 
-static void answer(const struct served *s, const struct seccomp_notif *req,
+/*
+ * Lines nobody asked for (-v asks for every decision): the first
+ * LOG_FIRST of a listener, then one in LOG_EVERY, so that a program
+ * cannot flood the log that every other one shares.
+ */
+#define LOG_FIRST 20
+#define LOG_EVERY 1000
+
+static int may_log(struct served *s)
+{
+	unsigned long n = __atomic_add_fetch(&s->unasked, 1, __ATOMIC_RELAXED);
+
+	if (n == LOG_FIRST + 1)
+		fprintf(stderr, "%s: more than %d lines unasked for: from now on one in %d is logged\n",
+			s->name, LOG_FIRST, LOG_EVERY);
+	return n <= LOG_FIRST || n % LOG_EVERY == 0;
+}
+
+static void answer(struct served *s, const struct seccomp_notif *req,
 		   struct seccomp_notif_resp *resp)
 {
 	struct call c = { .fd = -1 };
@@ -425,11 +479,15 @@ static void answer(const struct served *s, const struct seccomp_notif *req,
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	else
 		resp->error = -err;
-	format_call(&c, addr, sizeof(addr));
-	if (ret < 0)	/* ours: always said */
+	if (ret == REFUSED)
+		snprintf(addr, sizeof(addr), "syscall %d (audit arch %#x)", req->data.nr,
+			 req->data.arch);
+	else
+		format_call(&c, addr, sizeof(addr));
+	if (ret < 0 && (verbose || may_log(s)))	/* ours: said unasked */
 		fprintf(stderr, "%s: pid %d %s: supervisor-side failure: %s; answered EACCES\n",
 			s->name, req->pid, addr, why);
-	else if (verbose || ret == REFUSED)
+	else if (ret >= 0 && (verbose || (ret == REFUSED && may_log(s))))
 		fprintf(stderr, "%s: pid %d %s: %s%s%s\n", s->name, req->pid, addr, why,
 			err ? ": " : "", err ? strerror(err) : "");
 }

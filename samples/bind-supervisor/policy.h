@@ -35,6 +35,7 @@ struct served {
 	const char *name;
 	int only_bind;	/* refuse (EPERM) any other syscall sent to us */
 	pthread_mutex_t recv_lock;
+	unsigned long unasked;	/* lines logged without -v (see answer()) */
 };
 
 /* The ABIs a program may run in, and their syscall numbers. */

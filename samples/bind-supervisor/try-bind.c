@@ -12,6 +12,12 @@
  *   --exit-pending   bind from a second thread; 2 s later, if that bind has
  *                    not returned, the process exits (exit_group) with it
  *                    pending, status 0
+ *   --own-files-closed  the same, with fd N closed in the thread's table
+ *   --hold-reuseaddr bind with SO_REUSEADDR, say so, and hold the port until
+ *                    killed
+ *   --reuseaddr-race N  up to N binds of a UDP socket at fd 100 while a
+ *                    second thread flips its SO_REUSEADDR; exits 1 if one
+ *                    succeeded (the port another socket holds is shared)
  *   --own-files      bind a UDP socket at fd N from a thread with its own fd
  *                    table (unshare(CLONE_FILES)); the leader's fd N is TCP
  *   --len N          pass N as addrlen
@@ -122,10 +128,19 @@ static int try_bind(void)
 		printf("try-bind: socket(%s): %s\n", proto, strerror(errno));
 		return errno == EPROTONOSUPPORT || errno == EAFNOSUPPORT ? 3 : 1;
 	}
-	if (!strcmp(mode, "--reuseaddr") &&
+	if (!strncmp(mode, "--reuseaddr", 11) && strcmp(mode, "--reuseaddr-race") &&
 	    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int))) {
 		perror("try-bind: SO_REUSEADDR");
 		return 1;
+	}
+	if (!strcmp(mode, "--hold-reuseaddr")) {
+		if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)) ||
+		    do_bind(s, &ss, len))
+			return report(errno);
+		printf("try-bind: holding %s:%s with SO_REUSEADDR\n", proto, portarg);
+		fflush(stdout);
+		for (;;)
+			pause();
 	}
 	return report(do_bind(s, &ss, len) ? errno : 0);
 }
@@ -144,7 +159,47 @@ static int own_files_bind(void)
 	s = make_socket("udp", &ss, &len);
 	if (s < 0 || dup2(s, 100) != 100)
 		return 1;
+	if (!strcmp(mode, "--own-files-closed"))
+		close(100);
 	return report(do_bind(100, &ss, len) ? errno : 0);
+}
+
+static volatile int stop_flipping;
+
+static void *flip_reuseaddr(void *arg)
+{
+	for (int v = 0; !stop_flipping; v ^= 1)
+		setsockopt(100, SOL_SOCKET, SO_REUSEADDR, &v, sizeof(v));
+	return arg;
+}
+
+/* --reuseaddr-race N */
+static int reuseaddr_race(int n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int i, won = 0, s;
+	pthread_t t;
+
+	s = make_socket("udp", &ss, &len);
+	if (n < 1 || s < 0 || dup2(s, 100) != 100 ||
+	    pthread_create(&t, NULL, flip_reuseaddr, NULL))
+		return 2;
+	close(s);
+	for (i = 1; i <= n && !won; i++) {
+		won = !do_bind(100, &ss, len);
+		s = make_socket("udp", &ss, &len);
+		if (!won && (s < 0 || dup2(s, 100) != 100))
+			break;
+		close(s);
+	}
+	stop_flipping = 1;
+	pthread_join(t, NULL);
+	if (won)
+		printf("reuseaddr-race: bind %d of %d succeeded: udp:%s is shared\n", i - 1, n, portarg);
+	else
+		printf("reuseaddr-race: no bind of %d succeeded\n", n);
+	return won;
 }
 
 static volatile sig_atomic_t signals;
@@ -237,7 +292,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && argv[1][0] == '-') {
 		mode = argv[1];
 		argc--, argv++;
-		if (!strcmp(mode, "--len") || !strcmp(mode, "--storm")) {
+		if (!strcmp(mode, "--len") || !strcmp(mode, "--storm") ||
+		    !strcmp(mode, "--reuseaddr-race")) {
 			if (argc < 2)
 				return 2;
 			n = atoi(argv[1]);
@@ -254,16 +310,18 @@ int main(int argc, char **argv)
 	portarg = argv[2];
 	if (!strcmp(mode, "--storm"))
 		return storm(n);
-	if (!strcmp(mode, "--own-files")) {
+	if (!strcmp(mode, "--reuseaddr-race"))
+		return reuseaddr_race(n);
+	if (!strncmp(mode, "--own-files", 11)) {
 		/* the leader's fd 100: a TCP socket */
 		s = socket(AF_INET, SOCK_STREAM, 0);
 		if (s < 0 || dup2(s, 100) != 100)
 			return 1;
 	}
 	if (strcmp(mode, "--thread") && strcmp(mode, "--leader-exit") &&
-	    strcmp(mode, "--own-files") && strcmp(mode, "--exit-pending"))
+	    strncmp(mode, "--own-files", 11) && strcmp(mode, "--exit-pending"))
 		return try_bind();
-	if (pthread_create(&t, NULL, thread_main, strcmp(mode, "--own-files") ? NULL : &t)) {
+	if (pthread_create(&t, NULL, thread_main, strncmp(mode, "--own-files", 11) ? NULL : &t)) {
 		fprintf(stderr, "try-bind: pthread_create failed\n");
 		return 1;
 	}
