@@ -196,6 +196,11 @@ check "bind-agent: the agent's fds at the end are those it had at the start ($fd
 check "bind-agent: the agent is still running" kill -0 "$agent"
 check "bind-agent: no supervisor-side failure was logged" \
 	sh -c "! grep 'supervisor-side failure' $log"
+say "bind-agent: bad options are exit status 2 with a message"
+check "bind-agent: no --socket" expect_out 2 "bind-agent: --socket is required" ./bind-agent --allow tcp:82
+check "bind-agent: a bad port" expect_out 2 "bad port in 'tcp:0'" ./bind-agent --socket /run/x.sock --allow tcp:0
+check "bind-agent: a socket path that is another file" \
+	expect_out 2 "'/etc/passwd' exists and is not a socket" ./bind-agent --socket /etc/passwd --allow tcp:82
 say "the agent's log:"
 sed 's/^/#   /' "$log"
 

@@ -48,22 +48,9 @@ static const char usage[] =
 	"listener to PATH (linux.seccomp.listenerPath): bind their sockets to the\n"
 	"privileged ports --allow names, or to the fewer their listenerMetadata\n"
 	"(\"allow=tcp:PORT,...\") names.\n"
-	"  -v       log every decision on stderr\n"
-	"  --help   this text\n"
-	"  --fetch  how to take a socket from the program (default auto: the\n"
-	"           PIDFD_IOCTL_GETFD ioctl, else pidfd_getfd(2))\n";
+	COMMON_OPTIONS_HELP;
 
-static void __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "bind-agent: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage);
-	exit(2);
-}
+#define usage_error(...) usage_exit("bind-agent", usage, __VA_ARGS__)
 
 /* One client: its connection, its credentials, and what it sent. */
 struct client {

@@ -33,7 +33,6 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,22 +66,9 @@ static const char usage[] =
 	"                       [--allow tcp:PORT|udp:PORT ...] -- PROGRAM [ARG...]\n"
 	"Run PROGRAM as USER (a name or a uid; not root) without capabilities, and\n"
 	"bind its sockets to the privileged ports --allow names for it.\n"
-	"  -v       log every decision on stderr\n"
-	"  --help   this text\n"
-	"  --fetch  how to take a socket from the program (default auto: the\n"
-	"           PIDFD_IOCTL_GETFD ioctl, else pidfd_getfd(2))\n";
+	COMMON_OPTIONS_HELP;
 
-static void __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "bind-supervisor: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage);
-	exit(2);
-}
+#define usage_error(...) usage_exit("bind-supervisor", usage, __VA_ARGS__)
 
 static void parse_allow(const char *spec)
 {

@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +42,18 @@ const struct abi abis[NABIS] = {
 	{ AUDIT_ARCH_AARCH64, 200, NO_SOCKETCALL(200), 29, 8, 0 },
 	{ AUDIT_ARCH_ARM, 282, NO_SOCKETCALL(282), 54, 4, 0 },
 };
+
+void usage_exit(const char *prog, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", usage);
+	exit(2);
+}
 
 long parse_number(const char *s, long min, long max)
 {
