@@ -199,6 +199,7 @@ for rt in crun runc; do
 		continue
 	fi
 	check "$rt: --version" sh -c "$rt --version >$work/$rt.version 2>&1; rc=\$?; sed 's/^/#   /' $work/$rt.version; [ \$rc = 0 ] && grep -q '^$rt version ' $work/$rt.version"
+	say "$(grep -m 1 "^$rt version " "$work/$rt.version")"
 
 	# A plain container: httpd as uid 1000, fetched from outside.
 	id=oci-$rt-httpd
@@ -260,6 +261,7 @@ for rt in crun runc; do
 	if check "$rt: agent: a container's httpd -p 80 starts (uid 1000, no capabilities)" start "$rt" "$id" "$b"; then
 		check "$rt: agent: bind-agent logs the grant of :80" \
 			wait_log "container $id: pid [0-9]* fd [0-9]* family [0-9]* addrlen [0-9]* .* port 80: allowed, bound"
+		say "$(grep -m 1 "container $id: .* port 80: allowed, bound" "$agent_log")"
 		check "$rt: agent: wget from outside fetches the page on :80" fetch_wait
 		check "$rt: agent: kill and delete leave nothing" stop "$rt" "$id"
 		check "$rt: agent: bind-agent is done with the container" \
