@@ -114,6 +114,18 @@ kbuild() {
 		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
 }
 
+# list_content LIST: a gen_init_cpio list as the image holds it, without
+# times: each entry with its file's content hash in place of its source
+# path (boot/run.sh keys a boot on the hash of this).
+list_content() {
+	while read -r _type _name _src _rest; do
+		case $_type in
+		file) echo "$_type $_name $(sha256sum <"$_src" | cut -d' ' -f1) $_rest" ;;
+		*) echo "$_type $_name $_src $_rest" ;;
+		esac
+	done <"$1"
+}
+
 # abi_var ABI NAME: the per-ABI setting NAME_ABI from the arch file.
 abi_var() {
 	eval "printf '%s' \"\${$2_$1}\""

@@ -59,12 +59,7 @@ done
 # hash in place of its source path. boot/run.sh keys a boot on this, so it
 # is removed first and moved into place last, after the image.
 rm -f "$out.content"
-while read -r type name src rest; do
-	case $type in
-	file) echo "$type $name $(sha256sum <"$src" | cut -d' ' -f1) $rest" ;;
-	*) echo "$type $name $src $rest" ;;
-	esac
-done <"$list" | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
+list_content "$list" | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
 # Directories get time 0 (gen_init_cpio would give them the time of
 # packing); files keep their own times.
 "$gen" -t 0 "$list" >"$out.tmp" || die "gen_init_cpio $list failed"

@@ -86,12 +86,7 @@ gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
 rm -f "$out.content"
 {
 	cat "$base.content"
-	while read -r type name src rest; do
-		case $type in
-		file) echo "$type $name $(sha256sum <"$src" | cut -d' ' -f1) $rest" ;;
-		*) echo "$type $name $src $rest" ;;
-		esac
-	done <"$list"
+	list_content "$list"
 } | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
 "$gen" -t 0 "$list" >"$stage/layer.cpio" || die "gen_init_cpio $list failed"
 cat "$base" "$stage/layer.cpio" >"$out.tmp"
