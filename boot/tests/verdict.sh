@@ -1,10 +1,11 @@
 #!/bin/sh
-# boot/tests/verdict.sh [-l] [CASE...]
+# boot/tests/verdict.sh [-l | -g DIR | CASE...]
 #   The verdict's self-test, on the host, in a second: crafted console logs
 #   (a good set, and each CASE a change to it) judged by boot/verdict.sh
 #   against boot/tests/plan (PIDFD_GETFD_PLAN). The good set must pass with
 #   the counts that plan gives; every other case must fail and say what it
-#   expects, naming the log. -l lists the cases; no CASE runs them all and
+#   expects, naming the log. -l lists the cases, -g writes the good set
+#   into DIR; no CASE runs them all and
 #   prints TAP. boot/checks/harness.sh runs each case as one of its own.
 set -eu
 TESTS=$(cd "$(dirname "$0")" && pwd)
@@ -184,6 +185,10 @@ run_case() {
 	return $result
 }
 
+if [ "${1:-}" = -g ]; then	# -g DIR: write the good logs into DIR
+	good "$2"
+	exit 0
+fi
 if [ "${1:-}" = -l ]; then
 	cases | cut -d'|' -f1
 	exit 0
