@@ -37,6 +37,8 @@ function read_plan(   line, f, n) {
 		if (line == "")
 			continue
 		n = split(line, f, /[ \t]+/)
+		if (f[1] == "ci")	# CI's steps: boot/plan/query.sh reads them
+			continue
 		np++
 		ptype[np] = f[1]; pbase[np] = f[2]; parch[np] = f[3]; psuite[np] = f[4]
 		pabi[np] = f[5]; pname[np] = f[6]
