@@ -81,6 +81,8 @@ echo "installs the $n packages" >"$tmp/packages"
 	done
 } >"$tmp/timeouts"
 
+sh "$TOP/boot/plan/query.sh" ci | awk '{ printf "- `make %s BASE=%s%s`\n", $1, $2, ($3 == "*" ? "" : " ARCH=" $3) }' >"$tmp/ci"
+
 # replace FILE: FILE with each block rewritten, on stdout
 replace() {
 	awk -v dir="$tmp" '
