@@ -14,17 +14,21 @@ trap 'rm -rf "$tmp"' EXIT
 default=$(basename "$(readlink -f "$TOP/boot/base/default")")
 
 # rows BASE SUITE...: the planned "arch/ABI passed skipped" rows of the
-# logs of SUITEs (host checks: host/GROUP), sorted as the verdict sorts them
+# logs of SUITEs (host checks: host/GROUP), sorted as the verdict sorts
+# them; baseline has one log per arch of the check suite
 rows() {
 	b=$1
 	shift
-	awk -v b="$b" -v suites=" $* " '
+	nb=$(sh "$TOP/boot/plan/query.sh" arches "$b" check | wc -l)
+	awk -v b="$b" -v nb="$nb" -v suites=" $* " '
 	$1 == "section" && ($2 == b || $2 == "*") && index(suites, " " $4 " ") {
 		r = $3 "/" $5
 		if (!(r in pts)) { rows[++n] = r }
-		pts[r] += $7
+		pts[r] += $7 * ($4 == "baseline" ? nb : 1)
 	}
-	$1 == "skip" && ($2 == b || $2 == "*") && index(suites, " " $4 " ") { sk[$3 "/" $5]++ }
+	$1 == "skip" && ($2 == b || $2 == "*") && index(suites, " " $4 " ") {
+		sk[$3 "/" $5] += ($4 == "baseline" ? nb : 1)
+	}
 	END { for (i = 1; i <= n; i++) print rows[i], pts[rows[i]] - sk[rows[i]], sk[rows[i]] + 0 }
 	' "$plan" | LC_ALL=C sort
 }
@@ -37,7 +41,13 @@ matrix() {
 }
 
 # total BASE SUITE...: "N passed, 0 failed, M skipped"
-total() { matrix "$@" | tail -n 1; }
+total() {
+	if [ -z "$(rows "$@")" ]; then
+		echo "no plan: the verdict fails every log"
+	else
+		matrix "$@" | tail -n 1
+	fi
+}
 
 CHECK="check oci baseline lint docs harness"
 
