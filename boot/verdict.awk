@@ -435,7 +435,8 @@ insection && tap != "" {
 
 # A kernel message written into a test's line: what the line said is lost
 # (a 'not ok' so split reads as 'ok'), so the section fails.
-insection && run_arch != "host" && !/^#/ && /.\[ *[0-9]+\.[0-9]+\] / {
+insection && kind == "" && run_arch != "host" && !/^#/ && /\[ *[0-9]+\.[0-9]+\] / &&
+    !/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\]/ {
 	failure(row, sectname ": a kernel message split a TAP line: " $0)
 }
 
