@@ -1,4 +1,4 @@
-# awk -v planfile=boot/plan/logs -v trouble=boot/plan/trouble [-v known_bases="B..."] \
+# awk -v planfile=boot/plan/logs -v trouble=boot/plan/trouble [-v known_bases="B..."] [-v known_arches="A..."] \
 #     -f boot/console.awk -f boot/verdict.awk LOG...
 #
 # Judge guest (and host check) logs written by boot/run.sh against the
@@ -121,7 +121,9 @@ function check_header(   name, i, h, d) {
 	} else if (name != run_arch "-" run_suite) {
 		# the name is what the caller expected: its plan holds
 		i = index(name, "-")
-		if (substr(name, 1, i - 1) != run_arch) {
+		if (!(substr(name, 1, i - 1) in arches))
+			failure(arch, "the log's name " short " is not ARCH-SUITE.log of an arch")
+		else if (substr(name, 1, i - 1) != run_arch) {
 			h = run_arch
 			run_arch = arch = substr(name, 1, i - 1)
 			failure(arch, "the log says arch=" h ", its name " short)
@@ -293,6 +295,12 @@ BEGIN {
 	read_plan()
 	if (bad_plan)
 		exit 2
+	n = split(known_arches, f, " ")
+	for (i = 1; i <= n; i++)
+		arches[f[i]] = 1
+	for (i = 1; i <= np; i++)
+		if (parch[i] != "host")
+			arches[parch[i]] = 1
 	# the bases: those the plan names, and every base folder (known_bases)
 	n = split(known_bases, f, " ")
 	for (i = 1; i <= n; i++)

@@ -8,5 +8,5 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 exec awk -v planfile="${PIDFD_GETFD_PLAN:-$TOP/boot/plan/logs}" -v trouble="$TOP/boot/plan/trouble" \
-	-v known_bases="$(known_bases | tr '\n' ' ')" \
+	-v known_bases="$(known_bases | tr '\n' ' ')" -v known_arches="$(known_arches | tr '\n' ' ')" \
 	-f "$TOP/boot/console.awk" -f "$TOP/boot/verdict.awk" "$@"

@@ -156,7 +156,7 @@ host_case harness "a-failing-guest-test-fails-the-verdict" \
 host_case harness "a-guest-that-never-ends-fails-the-verdict" \
 	verdict_rejects selftest-hang 15 'did not finish within 15 s'
 host_case harness "a-kernel-warning-before-a-hang-is-in-the-verdict" \
-	verdict_rejects selftest-warn 15 'kernel: harness-selftest: WARNING: a kernel warning, then a hang'
+	verdict_rejects selftest-warn 15 'kernel trouble (warning): harness-selftest: WARNING: a kernel warning, then a hang'
 host_case harness "a-test-that-leaves-a-process-behind-fails-the-verdict" \
 	verdict_rejects selftest-stray 120 'left a process behind: pid=.* comm=harness-selfte'
 host_case harness "a-log-is-kept-only-while-its-inputs-are-the-same" \
