@@ -55,6 +55,7 @@ CHECK="check oci baseline lint docs harness"
 {
 	echo '```'
 	printf '%-22s %7s %7s %7s\n' arch/ABI passed failed skipped
+	# shellcheck disable=SC2086
 	matrix "$default" $CHECK
 	echo '```'
 } >"$tmp/check-matrix"
@@ -73,6 +74,7 @@ echo "installs the $n packages" >"$tmp/packages"
 	echo "| base | target | the plan's last line |"
 	echo "|---|---|---|"
 	for b in $(sh "$TOP/boot/plan/query.sh" bases check); do
+		# shellcheck disable=SC2086
 		echo "| $b | \`make check\` | $(total "$b" $CHECK) |"
 		echo "| $b | \`make check-patched\` | $(total "$b" check) |"
 		echo "| $b | \`make check-debug\` | $(total "$b" debug) |"

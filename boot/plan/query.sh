@@ -14,7 +14,8 @@ arches)
 	awk -v b="$2" -v s="$3" '$1 == "section" && ($2 == b || $2 == "*") && $4 == s && $3 != "host" &&
 		!seen[$3]++ { print $3 }' "$plan" | sort ;;
 bases)
-	awk -v s="$2" -v all="$(echo $all_bases)" '$1 == "section" && $4 == s {
+	# shellcheck disable=SC2086 # the bases, one word each
+	awk -v s="$2" -v all="$(printf '%s ' $all_bases)" '$1 == "section" && $4 == s {
 		if ($2 == "*") { n = split(all, a, " "); for (i = 1; i <= n; i++) if (!seen[a[i]]++) print a[i] }
 		else if (!seen[$2]++) print $2 }' "$plan" | sort ;;
 ci)
