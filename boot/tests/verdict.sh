@@ -198,6 +198,7 @@ if [ "${1:-}" = -l ]; then
 	cases | cut -d'|' -f1
 	exit 0
 fi
+# shellcheck disable=SC2046 # one word per case name
 [ $# -gt 0 ] || set -- $(cases | cut -d'|' -f1)
 n=0 bad=0
 echo "1..$#"
