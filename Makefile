@@ -14,19 +14,22 @@ LOGS := $(PIDFD_GETFD_CACHE)/logs/$(BASE)
 # The arches: one folder each in boot/arch/. 'make ... ARCH=NAME' on the
 # command line picks some; ARCH in the environment is kbuild's (ARCH=x86
 # for a kernel build) and is ignored, so it cannot narrow a run unseen.
+# Which arch runs which suite is the plan's (boot/plan/logs, read through
+# boot/plan/query.sh): by default the arches it has a check log for.
 ALL_ARCHES := $(patsubst boot/arch/%/arch.conf,%,$(wildcard boot/arch/*/arch.conf))
 ARCH_GIVEN := $(filter command line,$(origin ARCH))
-ARCHES := $(if $(ARCH_GIVEN),$(ARCH),$(ALL_ARCHES))
+plan_arches = $(shell sh boot/plan/query.sh arches $(BASE) $(1))
+ARCHES := $(if $(ARCH_GIVEN),$(ARCH),$(call plan_arches,check))
 HOST_ARCH := $(shell uname -m)
 # The guest for host-side checks and 'make shell': the host's arch if it is one.
 SHELL_ARCH := $(if $(filter $(HOST_ARCH),$(ARCHES)),$(HOST_ARCH),$(firstword $(ARCHES)))
-# The debug kernel is built for x86_64 only unless ARCH is given: see
-# docs/harness.md for the time each arch adds to CI.
-DEBUG_ARCH := $(if $(ARCH_GIVEN),$(ARCH),x86_64)
+# The debug kernel: the arches the plan has a debug log for, unless ARCH
+# is given (docs/harness.md, "CI", for the time each arch adds).
+DEBUG_ARCH := $(if $(ARCH_GIVEN),$(ARCH),$(call plan_arches,debug))
 # The oci guest (boot/flavour/oci) packs the host's own crun and runc, so
-# only the host's arch has one: x86_64 on the Debian 12 host the README
-# asks for (docs/harness.md, "The oci guest").
-OCI_ARCHES := $(filter x86_64,$(ARCHES))
+# only the host's arch has one: the plan's oci arches (docs/harness.md,
+# "The oci guest").
+OCI_ARCHES := $(filter $(call plan_arches,oci),$(ARCHES))
 
 # guest ARCH...: kernel + initramfs for each arch
 guest = sh boot/kernel/tree.sh && for a in $(1); do \
@@ -47,7 +50,7 @@ CHECK_LOGS = $(call guest_logs,check) $(baseline_logs) $(oci_logs) \
 
 .PHONY: help deps tree kernel initramfs check check-guest check-patched \
 	check-lint check-docs check-harness check-prefixes check-debug check-oci \
-	bench bench-plot demo shell clean
+	bench bench-plot demo shell clean docs
 
 help:
 	@echo 'make demo                  boot every arch and run the samples'
@@ -69,6 +72,8 @@ help:
 	@echo 'make bench-plot            docs/benchmarks.png from the last bench CSV'
 	@echo 'make shell                 an interactive busybox shell in the guest'
 	@echo 'make kernel / initramfs    just build them'
+	@echo 'make docs                  rewrite the counts in README.md and docs/ from'
+	@echo '                           the plan (boot/plan/logs)'
 	@echo 'make deps                  install missing Debian packages (apt-get)'
 	@echo 'make clean                 remove the cache ($(PIDFD_GETFD_CACHE))'
 	@echo 'On the command line:'
@@ -170,6 +175,11 @@ demo: deps
 shell: deps
 	@$(call guest,$(SHELL_ARCH))
 	@sh boot/run.sh $(SHELL_ARCH) shell
+
+# The plan's blocks in README.md and docs/harness.md (boot/plan/docs.sh);
+# make check fails while the committed text differs.
+docs:
+	@sh boot/plan/docs.sh -w
 
 clean:
 	rm -rf $(PIDFD_GETFD_CACHE)

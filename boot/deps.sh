@@ -1,6 +1,7 @@
 #!/bin/sh
+# boot/deps.sh [-l]
 # Install, with apt-get, whatever of the project's Debian packages is missing.
-# Idempotent and silent when nothing is missing.
+# Idempotent and silent when nothing is missing. -l lists them instead.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -34,6 +35,11 @@ for p in $PACKAGES; do
 	case $p in *:*) FOREIGN_ARCHES="$FOREIGN_ARCHES ${p#*:}" ;; esac
 done
 FOREIGN_ARCHES=$(printf '%s\n' $FOREIGN_ARCHES | grep -vx "$host_arch" | sort -u)
+# -l: list the packages, one per line (the docs' count, boot/plan/docs.sh)
+if [ "${1:-}" = -l ]; then
+	printf '%s\n' $PACKAGES | sort -u
+	exit 0
+fi
 
 missing=
 for p in $PACKAGES; do

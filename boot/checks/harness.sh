@@ -2,8 +2,10 @@
 # boot/checks/harness.sh ARCH
 #   The harness can fail, as TAP in $LOGS/harness.log: guests that fail,
 #   hang, warn or leave a process behind, a dropped config option, a bad
-#   suite line, an arch in the environment, a stale CI workflow, and a
-#   missing, empty or cut log must each fail or be named. ARCH's kernel and
+#   suite line, an arch in the environment, a stale CI workflow, a
+#   missing, empty or cut log, and every crafted log of boot/tests/verdict.sh
+#   (a log that lacks what the plan says it must hold) must each fail or be
+#   named. ARCH's kernel and
 #   initramfs must be built.
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -167,7 +169,7 @@ host_case harness "a-failing-guest-test-fails-the-verdict" \
 host_case harness "a-guest-that-never-ends-fails-the-verdict" \
 	verdict_rejects selftest-hang 15 'did not finish within 15 s'
 host_case harness "a-kernel-warning-before-a-hang-is-in-the-verdict" \
-	verdict_rejects selftest-warn 15 'kernel: harness-selftest: WARNING: a kernel warning, then a hang'
+	verdict_rejects selftest-warn 15 'kernel trouble (warning): harness-selftest: WARNING: a kernel warning, then a hang'
 host_case harness "a-test-that-leaves-a-process-behind-fails-the-verdict" \
 	verdict_rejects selftest-stray 120 'left a process behind: pid=.* comm=harness-selfte'
 host_case harness "a-log-is-kept-only-while-its-inputs-are-the-same" \
@@ -182,4 +184,10 @@ host_case harness "a-missing-log-among-the-verdicts-inputs-fails-it" a_missing_l
 host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log_is_named
 host_case harness "a-test-whose-begin-was-lost-fails-the-verdict" an_end_without_its_begin_fails
 host_case harness "logs-of-two-bases-get-rows-of-their-own" two_bases_get_rows_of_their_own
+host_case harness "the-host-and-the-guest-read-suite-lines-alike" sh "$TOP/boot/tests/suite-lines.sh"
+host_case harness "the-counts-in-the-docs-are-the-plans" sh "$TOP/boot/plan/docs.sh"
+# The verdict against its plan: crafted logs, one case each (boot/tests/verdict.sh)
+for c in $(sh "$TOP/boot/tests/verdict.sh" -l); do
+	host_case verdict "$c" sh "$TOP/boot/tests/verdict.sh" "$c"
+done
 host_end

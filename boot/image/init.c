@@ -14,8 +14,9 @@
  * ABIS is "all", "native" (the first ABI in /etc/abis) or "last" (once,
  * after every ABI's earlier tests: in the last ABI's pass); COMMAND is
  * looked up in /abi/ABI/bin unless it is an absolute path; TIMEOUT is in
- * seconds. boot/suite.awk checks every line on the host when the initramfs
- * is built.
+ * seconds. The lines are read by suite-line.h, whose rules boot/suite.awk
+ * also applies on the host (boot/tests/suite-lines.sh holds the two
+ * readers against each other); a bad line is named (@@@ INIT) and not run.
  *
  * Kernel messages of warning level and worse are copied to the console as
  * they come ("@@@ KMSG <LEVEL>[SECONDS] TEXT", one write() per line so
@@ -42,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_ARGS 32
+#include "suite-line.h"
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -301,7 +302,8 @@ static int split(char *line, char **words, int max)
 
 static void run_suite(const char *suite)
 {
-	char file[128], abis_line[256], line[512], *abis[8];
+	char file[128], abis_line[256], *abis[8];
+	struct suite_reader r = { 0 };
 	FILE *f;
 	int nabis;
 
@@ -314,30 +316,35 @@ static void run_suite(const char *suite)
 	nabis = split(abis_line, abis, 8);
 
 	snprintf(file, sizeof(file), "/etc/suites/%s", suite);
-	f = fopen(file, "r");
-	if (!f) {
+	r.f = fopen(file, "r");
+	if (!r.f) {
 		say("@@@ INIT no suite %s: %s\n", file, strerror(errno));
 		return;
 	}
 	for (int a = 0; a < nabis; a++) {
-		rewind(f);
-		while (fgets(line, sizeof(line), f)) {
-			char *w[MAX_ARGS + 3], status[300];
+		int got;
 
-			if (line[0] == '#' || split(line, w, MAX_ARGS + 3) < 4)
+		suite_rewind(&r);
+		while ((got = suite_next(&r))) {
+			char status[300];
+
+			/* A bad line is named, once, and not run. */
+			if (got < 0) {
+				if (a == 0)
+					say("@@@ INIT %s:%d: %s\n", file, r.lineno, r.why);
 				continue;
-			if ((!strcmp(w[1], "native") && a > 0) ||
-			    (!strcmp(w[1], "last") && a < nabis - 1))
+			}
+			if ((!strcmp(r.abis, "native") && a > 0) ||
+			    (!strcmp(r.abis, "last") && a < nabis - 1))
 				continue;
-			say("@@@ BEGIN %s %s\n", abis[a], w[0]);
-			run_test(abis[a], &w[3], (unsigned int)atoi(w[2]),
-				 status, sizeof(status));
+			say("@@@ BEGIN %s %s\n", abis[a], r.name);
+			run_test(abis[a], r.argv, r.timeout, status, sizeof(status));
 			/* Whatever the test left behind fails it, and goes. */
-			check_strays(abis[a], w[0]);
-			say("\n@@@ END %s %s status=%s\n", abis[a], w[0], status);
+			check_strays(abis[a], r.name);
+			say("\n@@@ END %s %s status=%s\n", abis[a], r.name, status);
 		}
 	}
-	fclose(f);
+	fclose(r.f);
 }
 
 static void dump_kernel_log(void)

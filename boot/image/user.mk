@@ -18,7 +18,7 @@ CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static \
 HEADERS := $(wildcard uapi/linux/*.h)
 
 PROGS := init hello harness-selftest
-init_SRC := boot/image/init.c
+init_SRC := boot/image/init.c boot/image/suite-line.h
 hello_SRC := boot/guest-tests/hello.c
 harness-selftest_SRC := boot/guest-tests/harness-selftest.c
 SCRIPTS := boot/guest-tests/debug-checks.sh
