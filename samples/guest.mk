@@ -1,6 +1,6 @@
 # Guest programs from samples/ (see boot/image/user.mk).
 PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind supervise-test \
-	file-caps \
+	file-caps uring-bind \
 	bind-bench
 user-trap-pidfd_SRC := samples/seccomp/user-trap-pidfd.c samples/seccomp/user-trap-helper.c \
 	samples/seccomp/user-trap-helper.h
@@ -14,6 +14,7 @@ try-bind_CFLAGS := -pthread
 tty-inject_SRC := samples/bind-supervisor/tty-inject.c
 run-as_SRC := samples/bind-supervisor/run-as.c
 file-caps_SRC := samples/bind-supervisor/file-caps.c
+uring-bind_SRC := samples/bind-supervisor/uring-bind.c
 slow-bind_SRC := samples/bind-supervisor/slow-bind.c
 slow-bind_CFLAGS := -pthread
 bind-bench_SRC := samples/bind-supervisor/bind-bench.c

@@ -314,6 +314,21 @@ check "S3: an IPv6-only UDP socket gets an allowed port that an IPv4 socket hold
 kill "$holder"
 wait "$holder"
 
+# The threat model's sentences that a test can show
+check "order: an address too short for AF_INET to a port that is not allowed is EACCES (the kernel would say EINVAL)" \
+	expect_out 1 "tcp:91 as uid 1000: Permission denied" $bs --allow tcp:90 -- ./try-bind --len 8 tcp 91
+check "order: ... and to an allowed port it is the kernel's EINVAL" \
+	expect_out 1 "tcp:90 as uid 1000: Invalid argument" $bs --allow tcp:90 -- ./try-bind --len 8 tcp 90
+uring="io_uring: a bind through io_uring (IORING_OP_BIND) to an allowed port never reaches the supervisor: the kernel refuses it"
+if reason=$(./uring-bind 0 2>&1 | grep -m 1 'not supported'); then
+	skip "$uring" "$reason"
+	skip "io_uring: ... and nothing of it is logged with -v" "$reason"
+else
+	check "$uring" expect_out 1 "io_uring bind tcp:90 as uid 1000: Permission denied" \
+		$bs -v --allow tcp:90 -- ./uring-bind 90
+	check "io_uring: ... and nothing of it is logged with -v" \
+		expect_not 1 "port 90" $bs -v --allow tcp:90 -- ./uring-bind 90
+fi
 say "bind-supervisor: bad input is exit status 2 with a message"
 check "bind-supervisor: an unknown option" \
 	expect_out 2 "unknown or incomplete option '--frobnicate'" \

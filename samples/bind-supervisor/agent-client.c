@@ -285,11 +285,14 @@ static char buf_dummy[1];
  */
 static int slow(const char *path, int n, int seconds)
 {
-	int *sk = calloc(n, sizeof(int)), dropped = 0, last = -1;
+	int *sk, dropped = 0, last = -1;
 	time_t t0 = time(NULL);
 
-	if (!sk || n < 1 || seconds < 1)
+	if (n < 1 || seconds < 1)
 		return fprintf(stderr, "agent-client: slow N SECONDS\n"), 2;
+	sk = calloc(n, sizeof(int));
+	if (!sk)
+		fail("calloc");
 	for (int i = 0; i < n; i++) {
 		sk[i] = connect_to(path);
 		if (send(sk[i], "{", 1, MSG_NOSIGNAL) != 1)
