@@ -145,7 +145,9 @@ static struct json_object *read_message(struct client *c)
 		errno = EAGAIN;
 		if (ms > 0 && poll(&pfd, 1, ms) == 1)
 			n = recvmsg(c->conn, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		if (n < 0 && errno == EINTR)
+			continue;	/* the deadline still holds */
+		if (n < 0 && errno == EAGAIN) {
 			problem(c, "no complete message within %d s", RECV_TIMEOUT);
 			break;
 		} else if (n < 0) {
@@ -420,16 +422,17 @@ static int listen_on(const char *path)
 static void *on_signals(void *set)
 {
 	int sig = 0;
+	const char *name;
 
 	sigwait(set, &sig);
-	fprintf(stderr, "bind-agent: %s: answering the notifications in flight\n", strsignal(sig));
+	name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
+	fprintf(stderr, "bind-agent: %s: answering the notifications in flight\n", name);
 	if (serve_stop(STOP_TIMEOUT)) {
 		fprintf(stderr, "bind-agent: %s: some notification is still being answered after %d s; exiting\n",
-			sig == SIGTERM ? "SIGTERM" : "SIGINT", STOP_TIMEOUT);
+			name, STOP_TIMEOUT);
 		_exit(1);
 	}
-	fprintf(stderr, "bind-agent: %s: answered the notifications in flight; exiting\n",
-		sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	fprintf(stderr, "bind-agent: %s: answered the notifications in flight; exiting\n", name);
 	_exit(0);
 }
 
