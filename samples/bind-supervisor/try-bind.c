@@ -230,6 +230,30 @@ static int steer(int s, struct sockaddr_storage *ss, socklen_t len)
 }
 
 /*
+ * Bind a new socket with SO_REUSEADDR (bind number @i) and say so if the
+ * answer disagrees with getsockname() (counted in *bad). Returns the
+ * errno, 0 if it was bound.
+ */
+static int checked_bind(int i, int *bad)
+{
+	struct sockaddr_storage ss, got;
+	socklen_t len, glen = sizeof(got);
+	int s = make_socket(proto, &ss, &len), r, bound;
+
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
+	r = do_bind(s, &ss, len) ? errno : 0;
+	getsockname(s, (struct sockaddr *)&got, &glen);
+	bound = ((struct sockaddr_in *)&got)->sin_port != 0;
+	if (bound != !r) {
+		printf("bind %d returned %s but the socket is %sbound\n", i,
+		       r ? strerror(r) : "0", bound ? "" : "not ");
+		(*bad)++;
+	}
+	close(s);
+	return r;
+}
+
+/*
  * --until-enosys N: a program whose agent goes away while it binds. Each
  * answer must be what happened to the socket.
  */
@@ -238,21 +262,8 @@ static int until_enosys(int n)
 	int bad = 0, okays = 0, i, r = 0;
 
 	for (i = 0; i < n && r != ENOSYS; i++) {
-		struct sockaddr_storage ss, got;
-		socklen_t len, glen = sizeof(got);
-		int s = make_socket(proto, &ss, &len), bound;
-
-		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
-		r = do_bind(s, &ss, len) ? errno : 0;
-		getsockname(s, (struct sockaddr *)&got, &glen);
-		bound = ((struct sockaddr_in *)&got)->sin_port != 0;
-		if (bound != !r) {
-			printf("bind %d returned %s but the socket is %sbound\n", i,
-			       r ? strerror(r) : "0", bound ? "" : "not ");
-			bad++;
-		}
+		r = checked_bind(i, &bad);
 		okays += !r;
-		close(s);
 	}
 	printf("until-enosys: %d binds to %s:%s, %d succeeded, %d disagree with getsockname(), last: %s\n",
 	       i, proto, portarg, okays, bad, r ? strerror(r) : "ok");
@@ -338,7 +349,7 @@ static int storm(int n)
 {
 	struct sigaction sa = { .sa_handler = on_sigurg, .sa_flags = SA_RESTART };
 	struct timespec pause = { .tv_nsec = 500 * 1000 };
-	int bad = 0, okays = 0, hit = 0, one = 1;
+	int bad = 0, okays = 0, hit = 0;
 	pid_t parent = getpid(), pid;
 
 	sigaction(SIGURG, &sa, NULL);
@@ -350,25 +361,10 @@ static int storm(int n)
 			nanosleep(&pause, NULL);
 		}
 	for (int i = 0; i < n; i++) {
-		struct sockaddr_storage ss, got;
-		socklen_t len, glen = sizeof(got);
-		int s = make_socket(proto, &ss, &len), r, bound;
 		sig_atomic_t before = signals;
 
-		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		r = do_bind(s, &ss, len);
-		if (r)
-			r = errno;
+		okays += !checked_bind(i, &bad);
 		hit += signals != before;
-		getsockname(s, (struct sockaddr *)&got, &glen);
-		bound = ((struct sockaddr_in *)&got)->sin_port != 0;
-		if (bound != !r) {
-			printf("bind %d returned %s but the socket is %sbound\n", i,
-			       r ? strerror(r) : "0", bound ? "" : "not ");
-			bad++;
-		}
-		okays += !r;
-		close(s);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
