@@ -250,7 +250,7 @@ struct call {
 	int fd, len;
 	struct sockaddr_storage addr;
 	unsigned short port;
-	int bound;		/* we bound the socket: dev and ino are its */
+	int bound;		/* bound for this notification: dev, ino are its */
 	dev_t dev;
 	ino_t ino;
 };
@@ -415,20 +415,32 @@ static void remember_bind(const struct call *c, __u64 id)
 	pthread_mutex_unlock(&withdrawn_lock);
 }
 
+/* Forget the entry of notification @id. */
+static void forget_bind(const struct call *c, __u64 id)
+{
+	pthread_mutex_lock(&withdrawn_lock);
+	for (int i = 0; i < WITHDRAWN; i++)
+		if (withdrawn[i].ino && withdrawn[i].id == id && withdrawn[i].ino == c->ino &&
+		    withdrawn[i].dev == c->dev)
+			withdrawn[i].ino = 0;
+	pthread_mutex_unlock(&withdrawn_lock);
+}
+
 /*
- * Forget the entry of notification @id (@other 0), or one of another
- * notification for the same socket and address (@other 1): 1 if there was.
+ * Take over another notification's entry for the same socket and address:
+ * 1 if there was one. It is then ours until our answer is delivered (a
+ * signal may withdraw the restarted bind() too).
  */
-static int forget_bind(const struct call *c, __u64 id, int other)
+static int claim_bind(const struct call *c, __u64 id)
 {
 	int found = 0;
 
 	pthread_mutex_lock(&withdrawn_lock);
 	for (int i = 0; i < WITHDRAWN && !found; i++)
 		if (withdrawn[i].ino && withdrawn[i].ino == c->ino && withdrawn[i].dev == c->dev &&
-		    (other ? withdrawn[i].id != id : withdrawn[i].id == id) &&
-		    withdrawn[i].len == c->len && !memcmp(&withdrawn[i].addr, &c->addr, c->len)) {
-			withdrawn[i].ino = 0;
+		    withdrawn[i].id != id && withdrawn[i].len == c->len &&
+		    !memcmp(&withdrawn[i].addr, &c->addr, c->len)) {
+			withdrawn[i].id = id;
 			found = 1;
 		}
 	pthread_mutex_unlock(&withdrawn_lock);
@@ -568,8 +580,9 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	c->ino = st.st_ino;
 	/* The restart of a bind we made, whose answer a signal withdrew. */
 	*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
-	if (bound_to(fd, c) && forget_bind(c, req->id, 1)) {
+	if (bound_to(fd, c) && claim_bind(c, req->id)) {
 		*err = 0;
+		c->bound = 1;
 		goto out;
 	}
 	/*
@@ -629,10 +642,11 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	*why = *err ? "allowed, bind failed" : "allowed, bound";
 	c->bound = !*err;
 	if (*err)
-		forget_bind(c, req->id, 0);
+		forget_bind(c, req->id);
 	/* Bound meanwhile for the same bind(), restarted after a signal. */
-	if (*err == EINVAL && bound_to(fd, c) && forget_bind(c, req->id, 1)) {
+	if (*err == EINVAL && bound_to(fd, c) && claim_bind(c, req->id)) {
 		*err = 0;
+		c->bound = 1;
 		*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
 	}
 out:
@@ -797,7 +811,7 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 			fprintf(stderr, "%s: pid %d: SECCOMP_IOCTL_NOTIF_SEND: %s\n",
 				s->name, req->pid, strerror(errno));
 		if (sent && c.bound)
-			forget_bind(&c, req->id, 0);
+			forget_bind(&c, req->id);
 	}
 out:
 	free(req);
