@@ -1,5 +1,6 @@
 # Guest programs from samples/ (see boot/image/user.mk).
 PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind supervise-test \
+	file-caps uring-bind \
 	bind-bench
 user-trap-pidfd_SRC := samples/seccomp/user-trap-pidfd.c samples/seccomp/user-trap-helper.c \
 	samples/seccomp/user-trap-helper.h
@@ -12,6 +13,8 @@ try-bind_SRC := samples/bind-supervisor/try-bind.c
 try-bind_CFLAGS := -pthread
 tty-inject_SRC := samples/bind-supervisor/tty-inject.c
 run-as_SRC := samples/bind-supervisor/run-as.c
+file-caps_SRC := samples/bind-supervisor/file-caps.c
+uring-bind_SRC := samples/bind-supervisor/uring-bind.c
 slow-bind_SRC := samples/bind-supervisor/slow-bind.c
 slow-bind_CFLAGS := -pthread
 bind-bench_SRC := samples/bind-supervisor/bind-bench.c

@@ -266,6 +266,69 @@ check "R2: a bind on an fd the calling thread's own table does not have is EBADF
 check "R2: ... (the program saw EBADF)" \
 	expect_out 1 "udp:95 as uid 1000: Bad file descriptor" $bs --allow udp:95 -- ./try-bind --own-files-closed udp 95
 
+say "bind-supervisor and bind-agent (policy.c): found by the review of issue 26 (round 2)"
+# wait_for FILE PATTERN: until FILE has PATTERN, for at most 5 s
+wait_for() {
+	i=0
+	until grep -q -- "$2" "$1" 2>/dev/null || [ "$i" -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+}
+# S1: TCP SO_REUSEPORT. The kernel lets TCP sockets of the same creator uid
+# share a port when both set SO_REUSEPORT; the supervisor binds with its
+# own privilege. A service of the program's uid holds tcp:96 that way.
+./run-as -u 1000 -c net_bind_service -- ./try-bind --hold-reuseport tcp 96 >/tmp/rp-holder.out 2>&1 &
+holder=$!
+wait_for /tmp/rp-holder.out holding
+check "S1: share: a TCP socket with SO_REUSEPORT is EACCES (it would join the reuseport group of a service on the port)" \
+	expect_out 1 "bind tcp:96 as uid 1000: Permission denied" $bs --allow tcp:96 -- ./try-bind --reuseport tcp 96
+check "S1: steer: a program cannot take the service's connections with a reuseport CBPF program" \
+	expect_not 1 "steer: [1-9]" $bs --allow tcp:96 -- ./try-bind --steer tcp 96
+check "S1: a TCP port a service holds with SO_REUSEPORT is never shared, however the program flips SO_REUSEPORT" \
+	expect_out 0 "no bind of 1000 succeeded" $bs --allow tcp:96 -- ./try-bind --reuseport-race 1000 tcp 96
+kill "$holder"
+wait "$holder"
+check "S1: squat: a program cannot take a granted port with SO_REUSEPORT before the service starts" \
+	expect_out 1 "bind tcp:97 as uid 1000: Permission denied" \
+	timeout 10 $bs --allow tcp:97 -- ./try-bind --hold-reuseport tcp 97
+# S2: installed set-uid root or with file capabilities, the supervisor
+# would let any user pick --user and --allow (AT_SECURE)
+cp ./bind-supervisor ./bs-setuid && chmod 4755 ./bs-setuid
+check "S2: a set-uid root copy, run by uid 1000, refuses to run" \
+	expect_out 2 "refusing to run set-uid or set-gid or with file capabilities" \
+	./run-as -u 1000 -- ./bs-setuid --user 1001 --allow tcp:90 -- ./try-bind tcp 90
+cp ./bind-supervisor ./bs-setcap
+if reason=$(./file-caps ./bs-setcap 2>&1); then
+	check "S2: a copy with file capabilities (setcap), run by uid 1000, refuses to run" \
+		expect_out 2 "refusing to run set-uid or set-gid or with file capabilities" \
+		./run-as -u 1000 -- ./bs-setcap --user 1001 --allow tcp:90 -- ./try-bind tcp 90
+else
+	skip "S2: a copy with file capabilities (setcap), run by uid 1000, refuses to run" "$reason"
+fi
+rm -f ./bs-setuid ./bs-setcap
+# S3: the probe for "is the port held" is made with the socket's own
+# IPV6_V6ONLY: an IPv6-only socket does not collide with an IPv4 one
+./try-bind --hold-any udp 98 >/tmp/v4-holder.out 2>&1 &
+holder=$!
+wait_for /tmp/v4-holder.out holding
+check "S3: an IPv6-only UDP socket gets an allowed port that an IPv4 socket holds, as the kernel allows" \
+	expect_out 0 "bind udp6:98 as uid 1000: ok" $bs --allow udp:98 -- ./try-bind --v6only udp6 98
+kill "$holder"
+wait "$holder"
+
+# The threat model's sentences that a test can show
+check "order: an address too short for AF_INET to a port that is not allowed is EACCES (the kernel would say EINVAL)" \
+	expect_out 1 "tcp:91 as uid 1000: Permission denied" $bs --allow tcp:90 -- ./try-bind --len 8 tcp 91
+check "order: ... and to an allowed port it is the kernel's EINVAL" \
+	expect_out 1 "tcp:90 as uid 1000: Invalid argument" $bs --allow tcp:90 -- ./try-bind --len 8 tcp 90
+uring="io_uring: a bind through io_uring (IORING_OP_BIND) to an allowed port never reaches the supervisor: the kernel refuses it"
+if reason=$(./uring-bind 0 2>&1 | grep -m 1 'not supported'); then
+	skip "$uring" "$reason"
+	skip "io_uring: ... and nothing of it is logged with -v" "$reason"
+else
+	check "$uring" expect_out 1 "io_uring bind tcp:90 as uid 1000: Permission denied" \
+		$bs -v --allow tcp:90 -- ./uring-bind 90
+	check "io_uring: ... and nothing of it is logged with -v" \
+		expect_not 1 "port 90" $bs -v --allow tcp:90 -- ./uring-bind 90
+fi
 say "bind-supervisor: bad input is exit status 2 with a message"
 check "bind-supervisor: an unknown option" \
 	expect_out 2 "unknown or incomplete option '--frobnicate'" \

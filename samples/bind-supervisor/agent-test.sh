@@ -21,13 +21,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_log PATTERN [COUNT]: until the agent's log has COUNT lines with
-# PATTERN (default 1), for at most 10 s
+# wait_log PATTERN [COUNT [SECONDS]]: until the agent's log has COUNT lines
+# with PATTERN (default 1), for at most SECONDS (default 10)
 wait_log() {
 	i=0
 	while [ "$(grep -c -- "$1" "$log")" -lt "${2:-1}" ]; do
 		i=$((i + 1))
-		[ "$i" -le 100 ] || { say "no '$1' in the agent's log after 10 s"; return 1; }
+		[ "$i" -le "$((${3:-10} * 10))" ] ||
+			{ say "${2:-1} '$1' not in the agent's log after ${3:-10} s"; return 1; }
 		sleep 0.1
 	done
 }
@@ -142,7 +143,7 @@ twofds 2 fds sent: want exactly one
 notlistener the fd sent is not a seccomp listener
 badjson invalid JSON
 truncated the client hung up in the middle of its JSON
-oversized message larger than 65536 bytes
+oversized message larger than 2097152 bytes
 silent the client hung up without sending anything
 badfds "fds" is not \["seccompFd"\]
 trailing data after the JSON value
@@ -159,6 +160,144 @@ check "bind-agent: ... and the agent says why" \
 # (port 82 has the httpd's connections in TIME_WAIT)
 check "bind-agent: after them, a container is still served" \
 	expect_out 0 "bind tcp:443 as uid 1000: ok" ./agent-client "$sock" run --id after -- ./try-bind tcp 443
+
+say "bind-agent: found by the review of issue 26 (round 2), with an agent of its own"
+r2sock=/run/bind-agent-r2.sock
+# (tcp:84: tcp:82 has the httpd's connections in TIME_WAIT)
+./bind-agent -v --socket "$r2sock" --allow tcp:84 --allow udp:53 --allow tcp:96 --allow tcp:97 \
+	2>/tmp/r2.log &
+r2=$!
+pids=$r2
+main_log=$log
+log=/tmp/r2.log
+wait_log "listening on $r2sock"
+r2() { ./agent-client "$r2sock" run "$@"; }
+# hold OUT CMD...: start a root service that holds a port, wait until it does
+hold() {
+	out=$1
+	shift
+	"$@" >"$out" 2>&1 &
+	holder=$!
+	i=0
+	until grep -qs holding "$out" || [ "$i" -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+	say "$(cat "$out")"
+}
+# S1: TCP SO_REUSEPORT: the kernel shares a TCP port between sockets of the
+# same creator uid that both set it; a container's root (uid 0, no
+# capability, no user namespace) has a root service's creator uid
+hold /tmp/rp.out ./try-bind --hold-reuseport tcp 96
+check "S1: share: a container root's TCP socket with SO_REUSEPORT is EACCES next to a root service using it" \
+	expect_out 1 "bind tcp:96 as uid 0: Permission denied" r2 --id share --root -- ./try-bind --reuseport tcp 96
+check "S1: steer: a container cannot take a root service's connections with a reuseport CBPF program" \
+	expect_not 1 "steer: [1-9]" r2 --id steer --root -- ./try-bind --steer tcp 96
+check "S1: a TCP port a root service holds with SO_REUSEPORT is never shared, however the container flips SO_REUSEPORT" \
+	expect_out 0 "no bind of 1000 succeeded" r2 --id race --root -- ./try-bind --reuseport-race 1000 tcp 96
+kill "$holder"
+wait "$holder"
+check "S1: squat: a container cannot take a granted port with SO_REUSEPORT before a root service starts" \
+	expect_out 1 "bind tcp:97 as uid 0: Permission denied" \
+	timeout 10 ./agent-client "$r2sock" run --id squat --root -- ./try-bind --hold-reuseport tcp 97
+# S3: the probe runs in the socket's network namespace, with its IPV6_V6ONLY
+hold /tmp/host53.out ./try-bind --hold-any udp 53
+check "S3: a container in a network namespace of its own gets udp:53 while the host holds udp:53" \
+	expect_out 0 "bind udp:53 as uid 1000: ok" r2 --id netns --netns -- ./try-bind udp 53
+check "S3: an IPv6-only socket gets udp:53 where only an IPv4 socket holds it, as the kernel allows" \
+	expect_out 0 "bind udp6:53 as uid 1000: ok" r2 --id v6only -- ./try-bind --v6only udp6 53
+kill "$holder"
+wait "$holder"
+hold /tmp/host96.out ./try-bind --hold-any tcp 96
+check "S3: a container in a network namespace of its own gets tcp:96 while the host listens on tcp:96" \
+	expect_out 0 "bind tcp:96 as uid 1000: ok" r2 --id netns-tcp --netns -- ./try-bind tcp 96
+kill "$holder"
+wait "$holder"
+# S4: runtimes install the filter without SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV:
+# a signal withdraws a notification the agent has answered by binding
+check "S4: under a SIGURG storm, without WAIT_KILLABLE_RECV, every bind()'s result agrees with getsockname()" \
+	expect_out 0 "2000 succeeded, 0 disagree" r2 --id storm -- ./try-bind --storm 2000 tcp 84
+check "S4: ... and a program's own second bind() of a socket still gets the kernel's EINVAL" \
+	expect_out 1 "bind tcp:84 as uid 1000: Invalid argument" r2 --id twice -- ./try-bind --twice tcp 84
+# S7: runc puts the config's annotations into the state it sends
+check "S7: a state with 1.5 MiB of annotations (256 KiB, JSON-escaped) is served" \
+	expect_out 0 "bind tcp:84 as uid 1000: ok" r2 --id annotated --annotations 1600000 -- ./try-bind tcp 84
+# S5: slow clients: one deadline for the whole message, and a limit of
+# clients at once
+./agent-client "$r2sock" slow 300 12 >/tmp/slow.out 2>&1 &
+slowpid=$!
+sleep 3
+threads=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$r2/status")
+wait "$slowpid"
+say "$(cat /tmp/slow.out); the agent had $threads threads after 3 s"
+check "S5: 300 slow clients: the agent never has more than 66 threads (its limit of 64 clients, its main and signal threads)" \
+	[ "$threads" -le 66 ]
+check "S5: ... those past the limit are refused, and logged" wait_log "more than 64 clients at once"
+check "S5: ... and each is hung up on within 7 s: one deadline for the whole message, not one per read" \
+	grep -q "slow: 300 of 300 clients hung up on by the agent within 12 s (the last after [0-7] s)" /tmp/slow.out
+check "S5: ... after them, a container is served" \
+	expect_out 0 "bind tcp:84 as uid 1000: ok" r2 --id after-slow -- ./try-bind tcp 84
+# S6: signals
+kill -HUP "$r2"
+sleep 1
+check "S6: SIGHUP does not stop the agent" kill -0 "$r2"
+check "S6: ... and a container is still served" \
+	expect_out 0 "bind tcp:84 as uid 1000: ok" r2 --id after-hup -- ./try-bind tcp 84
+for round in 1 2 3 4 5; do
+	./agent-client "$r2sock" run --id "loop$round" -- ./try-bind --until-enosys 1000000 tcp 84 \
+		>"/tmp/loop$round.out" 2>&1 &
+	loop=$!
+	wait_log "container loop$round: pid [0-9]* .* port 84: allowed, bound" 1 30 ||
+		wait_log "container loop$round (pid"
+	sleep 1
+	kill -TERM "$r2"
+	wait "$r2"
+	status=$?
+	wait "$loop"
+	sed 's/^/#   /' "/tmp/loop$round.out"
+	check "S6: SIGTERM while a container binds in a loop (round $round): the agent exits 0" [ "$status" = 0 ]
+	check "S6: ... every bind()'s result agreed with getsockname(), then ENOSYS" \
+		grep -q "[1-9][0-9]* succeeded, 0 disagree with getsockname(), last: Function not implemented" \
+		"/tmp/loop$round.out"
+	check "S6: ... and the agent said it finished what was in flight" \
+		grep -q "SIGTERM: answered the notifications in flight; exiting" "$log"
+	[ "$round" = 5 ] && break
+	./bind-agent -v --socket "$r2sock" --allow tcp:84 2>/tmp/r2.log &
+	r2=$!
+	pids=$r2
+	wait_log "listening on $r2sock"
+done
+pids=
+# S5: 1000 containers, for an agent started with the soft RLIMIT_NOFILE 1024
+# (at two fds a container, 509 fit). A container is six tasks here (the
+# agent's four threads, agent-client and the program): a guest of 512 MiB
+# has a kernel.threads-max of a few thousand, so it gets fewer, more than 509.
+many=/run/bind-agent-many.sock
+log=/tmp/many.log
+count=$((($(cat /proc/sys/kernel/threads-max) - 400) / 6))
+[ "$count" -le 1000 ] || count=1000
+sh -c "ulimit -S -n 1024 && exec ./bind-agent --socket $many --allow tcp:84" 2>"$log" &
+agent_many=$!
+pids=$agent_many
+wait_log "listening on $many"
+i=0
+while [ "$i" -lt "$count" ]; do
+	./agent-client "$many" run --id "c$i" -- sleep 600 >/dev/null 2>&1 &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+say "$count containers (kernel.threads-max $(cat /proc/sys/kernel/threads-max))"
+wait_log "serving its listener" "$count" 180
+served=$(grep -c 'serving its listener' "$log")
+fds_many=$(ls "/proc/$agent_many/fd" | wc -l)
+say "$served containers served; the agent has $fds_many fds; $(grep 'Max open files' "/proc/$agent_many/limits")"
+check "S5: more containers than 1024 fds hold at two each (1000, or what threads-max allows), the agent started with a soft limit of 1024: an allowed bind succeeds" \
+	expect_out 0 "bind tcp:84 as uid 1000: ok" timeout 60 ./agent-client "$many" run --id last -- ./try-bind tcp 84
+check "S5: ... the agent keeps one fd per container (its listener), not the connection too" \
+	[ "$fds_many" -lt "$((served + 20))" ]
+# shellcheck disable=SC2086
+kill $pids
+# shellcheck disable=SC2086
+wait $pids
+pids=
+log=$main_log
 
 say "bind-agent: containers gone while their bind waits for the agent (stopped meanwhile)"
 # stop_agent_when_serving ID: once the agent serves container ID, stop it;

@@ -20,23 +20,35 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <json.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "policy.h"
 
-#define MAX_STATE 65536	/* bytes of JSON */
+/*
+ * Bytes of JSON: runc puts the config's annotations in the state, and
+ * Kubernetes allows a pod 256 KiB of them, which JSON escapes to at most
+ * six times that ("<" is "\u003c").
+ */
+#define MAX_STATE (2 << 20)
 #define MAX_FDS 4	/* room for more than one, to tell "two fds" apart */
-#define RECV_TIMEOUT 5	/* seconds for a client to send its message */
+#define RECV_TIMEOUT 5	/* seconds for a client to send its whole message */
 #define WORKERS 4	/* a container's notifications answered at once */
+#define MAX_CLIENTS 64	/* clients whose message is being read at once */
+#define STOP_TIMEOUT 5	/* seconds to answer what is in flight at SIGTERM */
+
+static unsigned int clients;	/* reading their message now */
 
 static struct policy agent_policy;
 static struct seccomp_notif_sizes sizes;
@@ -101,11 +113,15 @@ static struct json_object *read_message(struct client *c)
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *state = NULL;
 	size_t total = 0;
+	struct timespec now, deadline;
 
 	if (!tok) {
 		problem(c, "out of memory");
 		return NULL;
 	}
+	/* One deadline for the whole message, not one per read. */
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += RECV_TIMEOUT;
 	for (;;) {
 		char data[4096];
 		union {
@@ -118,9 +134,19 @@ static struct json_object *read_message(struct client *c)
 			.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
 		};
 		enum json_tokener_error err;
-		ssize_t n = recvmsg(c->conn, &msg, MSG_CMSG_CLOEXEC);
+		struct pollfd pfd = { c->conn, POLLIN, 0 };
+		ssize_t n = -1;
 		size_t end;
+		int ms;
 
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (int)((deadline.tv_sec - now.tv_sec) * 1000 +
+			   (deadline.tv_nsec - now.tv_nsec) / 1000000);
+		errno = EAGAIN;
+		if (ms > 0 && poll(&pfd, 1, ms) == 1)
+			n = recvmsg(c->conn, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;	/* the deadline still holds */
 		if (n < 0 && errno == EAGAIN) {
 			problem(c, "no complete message within %d s", RECV_TIMEOUT);
 			break;
@@ -324,6 +350,12 @@ static void *client_thread(void *arg)
 	if (check_state(c, state, &id, &pid, &metadata) || narrow(c, metadata, &policy))
 		goto out;
 	snprintf(name, sizeof(name), "bind-agent: container %s", id);
+	/* All we need is taken: one fd per container from now on. */
+	json_object_put(state);
+	state = NULL;
+	close(c->conn);
+	c->conn = -1;
+	__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
 	policy_format(&policy, rules, sizeof(rules));
 	fprintf(stderr, "%s (pid %d, from runtime pid %d): serving its listener; allowed: %s\n",
 		name, pid, c->peer.pid, rules);
@@ -341,7 +373,10 @@ out:
 	json_object_put(state);
 	for (int i = 0; i < c->nfds; i++)
 		close(c->fds[i]);
-	close(c->conn);
+	if (c->conn >= 0) {
+		close(c->conn);
+		__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
+	}
 	free(c);
 	return NULL;
 }
@@ -379,14 +414,62 @@ static int listen_on(const char *path)
 	return sk;
 }
 
+/*
+ * SIGTERM and SIGINT: answer the notifications in flight, then exit. The
+ * listeners close with us: a container's later binds fail with ENOSYS
+ * until it is created again (docs/bind-agent.md).
+ */
+static void *on_signals(void *set)
+{
+	int sig = 0;
+	const char *name;
+
+	sigwait(set, &sig);
+	name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
+	fprintf(stderr, "bind-agent: %s: answering the notifications in flight\n", name);
+	if (serve_stop(STOP_TIMEOUT)) {
+		fprintf(stderr, "bind-agent: %s: some notification is still being answered after %d s; exiting\n",
+			name, STOP_TIMEOUT);
+		_exit(1);
+	}
+	fprintf(stderr, "bind-agent: %s: answered the notifications in flight; exiting\n", name);
+	_exit(0);
+}
+
+/* Signals, before any thread; the fds for a container each (two at first). */
+static void set_up_process(void)
+{
+	static sigset_t set;
+	struct rlimit nofile;
+	pthread_t t;
+
+	signal(SIGPIPE, SIG_IGN);
+	/* No terminal to lose: a hang-up must not end every container's service. */
+	signal(SIGHUP, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) ||
+	    pthread_create(&t, NULL, on_signals, &set) || pthread_detach(t)) {
+		fprintf(stderr, "bind-agent: cannot set up the signals\n");
+		exit(1);
+	}
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &nofile))
+			perror("bind-agent: raising RLIMIT_NOFILE to its hard limit");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = NULL;
+	unsigned long refused = 0;
 	pthread_attr_t attr;
 	char err[160];
 	int sk;
 
-	signal(SIGPIPE, SIG_IGN);
+	set_up_process();
 	read_unpriv_start("bind-agent");
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -442,11 +525,21 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
+		/* Slow or stuck clients must not take a thread each. */
+		if (__atomic_add_fetch(&clients, 1, __ATOMIC_RELAXED) > MAX_CLIENTS) {
+			__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
+			if (refused++ % 100 == 0)
+				fprintf(stderr, "bind-agent: more than %d clients at once: connection refused (%lu so far)\n",
+					MAX_CLIENTS, refused);
+			close(conn);
+			continue;
+		}
 		c = calloc(1, sizeof(*c));
 		if (!c || setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 		    (c->conn = conn, pthread_create(&t, &attr, client_thread, c))) {
 			fprintf(stderr, "bind-agent: cannot serve a client: %s; connection dropped\n",
 				strerror(errno));
+			__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
 			free(c);
 			close(conn);
 		}

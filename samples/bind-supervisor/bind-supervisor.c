@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -411,6 +412,16 @@ int main(int argc, char **argv)
 	sigset_t mask;
 	pid_t child, self = getpid();
 
+	/*
+	 * Set-uid, set-gid or file capabilities (AT_SECURE): whoever runs us
+	 * would pick --user (any uid but 0, with its groups) and --allow. The
+	 * operator gives capabilities through the service manager (ambient),
+	 * which AT_SECURE does not report.
+	 */
+	if (getauxval(AT_SECURE)) {
+		fprintf(stderr, "bind-supervisor: refusing to run set-uid or set-gid or with file capabilities (AT_SECURE): whoever runs it would choose --user and --allow; run it as root, or with ambient capabilities\n");
+		return 2;
+	}
 	/* An inherited SIG_IGN would reap the child for us: no exit status. */
 	signal(SIGCHLD, SIG_DFL);
 	read_unpriv_start("bind-supervisor");

@@ -9,6 +9,7 @@
 #include <linux/kcmp.h>
 #include <linux/net.h>
 #include <linux/pidfd.h>
+#include <linux/sockios.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -19,8 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -246,6 +250,9 @@ struct call {
 	int fd, len;
 	struct sockaddr_storage addr;
 	unsigned short port;
+	int bound;		/* bound for this notification: dev, ino are its */
+	dev_t dev;
+	ino_t ino;
 };
 
 #define NOT_BIND 1	/* a syscall (or socketcall) other than bind() */
@@ -299,16 +306,162 @@ static int valid_for(int domain, const struct call *c)
 		(in->sin_family == AF_UNSPEC && in->sin_addr.s_addr == htonl(INADDR_ANY)));
 }
 
-/* Whether a socket holds the UDP address @c names (ours cannot bind it). */
-static int port_held(int domain, int type, int protocol, const struct call *c)
+/*
+ * A socket of ours in the network namespace of @fd (a socket), whatever
+ * namespace this thread is in: a container may have its own. Without
+ * CAP_NET_ADMIN there (SIOCGSKNS: bind-supervisor run with capabilities
+ * only), ours, which is the program's unless it made a namespace of its
+ * own, where it has privileges and needs no supervisor.
+ */
+static int socket_in_netns_of(int fd, int domain, int type, int protocol)
 {
-	int probe = socket(domain, type | SOCK_CLOEXEC, protocol), held;
+	struct stat ns, self;
+	int nsfd = ioctl(fd, SIOCGSKNS), selffd = -1, probe, saved;
+	FILE *f;
 
-	held = probe < 0 || (bind(probe, (const struct sockaddr *)&c->addr, c->len) &&
-			     errno == EADDRINUSE);
-	if (probe >= 0)
+	if (nsfd < 0)
+		return errno == EPERM ? socket(domain, type | SOCK_CLOEXEC, protocol) : -1;
+	f = fopen("/proc/thread-self/ns/net", "re");
+	if (f)
+		selffd = fileno(f);
+	if (selffd < 0 || fstat(nsfd, &ns) || fstat(selffd, &self)) {
+		probe = -1;
+	} else if (ns.st_dev == self.st_dev && ns.st_ino == self.st_ino) {
+		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
+	} else if (setns(nsfd, CLONE_NEWNET)) {
+		probe = -1;
+	} else {
+		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
+		saved = errno;
+		/* A thread left in a container's namespace must not go on. */
+		if (setns(selffd, CLONE_NEWNET)) {
+			perror("setns back to our own network namespace");
+			abort();
+		}
+		errno = saved;
+	}
+	saved = errno;
+	close(nsfd);
+	if (f)
+		fclose(f);
+	errno = saved;
+	return probe;
+}
+
+/*
+ * Whether a socket holds the address @c names, in @fd's namespace: a
+ * socket of ours without SO_REUSEADDR (UDP) or SO_REUSEPORT cannot bind
+ * it then. For TCP ours has SO_REUSEADDR, so that connections in TIME_WAIT
+ * do not count, but a listener or a socket bound without it does. IPv6
+ * with @fd's own IPV6_V6ONLY: an IPv6-only socket does not collide with an
+ * IPv4 one. -1 if we cannot tell.
+ */
+static int port_held(int fd, int domain, int type, int protocol, const struct call *c)
+{
+	int probe = socket_in_netns_of(fd, domain, type, protocol), held, v6only;
+	socklen_t optlen = sizeof(v6only);
+
+	if (probe < 0)
+		return -1;
+	if ((domain == AF_INET6 &&
+	     (getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &optlen) ||
+	      setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only)))) ||
+	    (type == SOCK_STREAM &&
+	     setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)))) {
 		close(probe);
+		return -1;
+	}
+	held = bind(probe, (const struct sockaddr *)&c->addr, c->len) && errno == EADDRINUSE;
+	close(probe);
 	return held;
+}
+
+/*
+ * Binds we make, until their answer is delivered. Without
+ * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (OCI runtimes install the filter
+ * without it) a signal withdraws a notification we may already have
+ * answered by binding; the program restarts the same bind(), a new
+ * notification, which another thread may be deciding while we bind. A
+ * bind() of the same socket to the same address by another notification
+ * while such an entry is there is answered with success: the socket is
+ * bound to what it asked for. A program's own second bind() of a socket
+ * comes after the answer to its first was delivered, which ends the
+ * entry, and gets the kernel's EINVAL. The entry is made before our
+ * bind(), so that the other notification, failing with EINVAL, finds it;
+ * when all are taken, the oldest goes.
+ */
+#define WITHDRAWN 64
+static struct {
+	__u64 id;	/* the notification we bind for */
+	dev_t dev;
+	ino_t ino;
+	int len;
+	struct sockaddr_storage addr;
+} withdrawn[WITHDRAWN];
+static unsigned int withdrawn_next;
+static pthread_mutex_t withdrawn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remember_bind(const struct call *c, __u64 id)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&withdrawn_lock);
+	i = withdrawn_next++ % WITHDRAWN;
+	withdrawn[i].id = id;
+	withdrawn[i].dev = c->dev;
+	withdrawn[i].ino = c->ino;
+	withdrawn[i].len = c->len;
+	memcpy(&withdrawn[i].addr, &c->addr, sizeof(c->addr));
+	pthread_mutex_unlock(&withdrawn_lock);
+}
+
+/* Forget the entry of notification @id. */
+static void forget_bind(const struct call *c, __u64 id)
+{
+	pthread_mutex_lock(&withdrawn_lock);
+	for (int i = 0; i < WITHDRAWN; i++)
+		if (withdrawn[i].ino && withdrawn[i].id == id && withdrawn[i].ino == c->ino &&
+		    withdrawn[i].dev == c->dev)
+			withdrawn[i].ino = 0;
+	pthread_mutex_unlock(&withdrawn_lock);
+}
+
+/*
+ * Take over another notification's entry for the same socket and address:
+ * 1 if there was one. It is then ours until our answer is delivered (a
+ * signal may withdraw the restarted bind() too).
+ */
+static int claim_bind(const struct call *c, __u64 id)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&withdrawn_lock);
+	for (int i = 0; i < WITHDRAWN && !found; i++)
+		if (withdrawn[i].ino && withdrawn[i].ino == c->ino && withdrawn[i].dev == c->dev &&
+		    withdrawn[i].id != id && withdrawn[i].len == c->len &&
+		    !memcmp(&withdrawn[i].addr, &c->addr, c->len)) {
+			withdrawn[i].id = id;
+			found = 1;
+		}
+	pthread_mutex_unlock(&withdrawn_lock);
+	return found;
+}
+
+/* The port @fd is bound to (0: none), or -1. */
+static int local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return -1;
+	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/* Whether @fd is bound to @c's port: what a restarted bind() asked for. */
+static int bound_to(int fd, const struct call *c)
+{
+	return local_port(fd) == c->port;
 }
 
 #define CONTINUE 1	/* let the kernel do the call */
@@ -328,6 +481,7 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 {
 	static __thread char failure[160];
 	int pidfd, fd, domain, type, protocol, reuse, ret = -1;
+	struct stat st;
 	socklen_t optlen = sizeof(int);
 
 	*err = EACCES;
@@ -417,26 +571,84 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	*why = "protocol not allowed";
 	if (!policy_allows(s->policy, type, protocol, c->port))
 		goto out;
+	if (fstat(fd, &st)) {
+		ret = -1;
+		FAILED("fstat");
+		goto out;
+	}
+	c->dev = st.st_dev;
+	c->ino = st.st_ino;
+	/* The restart of a bind we made, whose answer a signal withdrew. */
+	*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
+	if (bound_to(fd, c) && claim_bind(c, req->id)) {
+		*err = 0;
+		c->bound = 1;
+		goto out;
+	}
+	/*
+	 * Bound already (or connected): the kernel checks the privilege
+	 * first, so it would tell the program EACCES; it tells us EINVAL.
+	 */
+	switch (local_port(fd)) {
+	case 0:
+		break;
+	case -1:
+		ret = -1;
+		FAILED("getsockname");
+		goto out;
+	default:
+		*err = EINVAL;
+		*why = "the socket is bound already";
+		goto out;
+	}
 	/* No uid check shares a UDP port between SO_REUSEADDR sockets. */
 	*why = "a UDP socket with SO_REUSEADDR could share the port with another user's";
 	if (type == SOCK_DGRAM &&
 	    (getsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &optlen) || reuse))
 		goto out;
 	/*
-	 * The program holds the same socket and may set SO_REUSEADDR between
-	 * that check and our bind(): bind a UDP port only if no socket holds
-	 * it, which a socket of ours without SO_REUSEADDR can tell.
+	 * Sockets of the same creator uid that both set SO_REUSEPORT share a
+	 * port (TCP and UDP): the program's would join the group of a service
+	 * of its uid on the port and take its connections (a reuseport CBPF
+	 * program steers them all), or hold the port for one that starts later.
 	 */
-	*why = "a UDP port another socket holds";
-	if (type == SOCK_DGRAM && port_held(domain, type, protocol, c))
+	*why = "a socket with SO_REUSEPORT could share the port with a service of its creator's uid";
+	if (getsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &reuse, &optlen) || reuse)
 		goto out;
+	/*
+	 * The program holds the same socket and may set SO_REUSEADDR or
+	 * SO_REUSEPORT between those checks and our bind(): bind only if no
+	 * socket holds the port, which a socket of ours without them can tell.
+	 */
+	*why = "a port another socket holds";
+	switch (port_held(fd, domain, type, protocol, c)) {
+	case 0:
+		break;
+	case 1:
+		goto out;
+	default:
+		FAILED("probing the port in the socket's network namespace");
+		ret = -1;
+		goto out;
+	}
 	if (!id_valid(s->listener, req->id)) {
 		FAILED("the caller is gone");
 		ret = -1;
 		goto out;
 	}
+	/* Until the answer is delivered (see remember_bind()). */
+	remember_bind(c, req->id);
 	*err = bind(fd, (struct sockaddr *)&c->addr, c->len) ? errno : 0;
 	*why = *err ? "allowed, bind failed" : "allowed, bound";
+	c->bound = !*err;
+	if (*err)
+		forget_bind(c, req->id);
+	/* Bound meanwhile for the same bind(), restarted after a signal. */
+	if (*err == EINVAL && bound_to(fd, c) && claim_bind(c, req->id)) {
+		*err = 0;
+		c->bound = 1;
+		*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
+	}
 out:
 	close(fd);
 	return ret;
@@ -476,7 +688,7 @@ static int may_log(struct served *s)
 }
 
 static void answer(struct served *s, const struct seccomp_notif *req,
-		   struct seccomp_notif_resp *resp)
+		   struct seccomp_notif_resp *resp, struct call *call)
 {
 	struct call c = { .fd = -1 };
 	const char *why;
@@ -484,6 +696,7 @@ static void answer(struct served *s, const struct seccomp_notif *req,
 	int err, ret;
 
 	ret = decide(s, req, &c, &err, &why);
+	*call = c;
 	if (ret == CONTINUE)
 		err = 0;
 	memset(resp, 0, sizeof(*resp));
@@ -518,10 +731,29 @@ int notif_sizes(struct seccomp_notif_sizes *sizes)
 }
 
 /*
+ * Notifications received and not yet answered hold this for reading;
+ * serve_stop() takes it for writing (writers first: no new reader gets in
+ * once it waits), and then no thread receives another.
+ */
+static pthread_rwlock_t in_flight = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+static int stopping;
+
+int serve_stop(int seconds)
+{
+	struct timespec deadline;
+
+	__atomic_store_n(&stopping, 1, __ATOMIC_SEQ_CST);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += seconds;
+	return pthread_rwlock_timedwrlock(&in_flight, &deadline) ? -1 : 0;
+}
+
+/*
  * Wait for a notification and receive it. Only one thread at a time: after
  * POLLIN the one receiver cannot block (a notification withdrawn meanwhile
  * is ENOENT), and a hang-up reaches every thread through poll().
- * Returns 1 for a notification, 0 for the hang-up, -1 on error.
+ * Returns 1 for a notification, with in_flight held, 0 for the hang-up,
+ * -1 on error.
  */
 static int receive(struct served *s, struct seccomp_notif *req, size_t size)
 {
@@ -535,8 +767,16 @@ static int receive(struct served *s, struct seccomp_notif *req, size_t size)
 			ret = 0;
 			break;
 		}
+		pthread_rwlock_rdlock(&in_flight);
+		/* Stopping: leave the notification to the kernel; we exit. */
+		while (__atomic_load_n(&stopping, __ATOMIC_SEQ_CST)) {
+			pthread_rwlock_unlock(&in_flight);
+			pause();
+		}
 		memset(req, 0, size);
 		ret = ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) ? -1 : 1;
+		if (ret < 0)
+			pthread_rwlock_unlock(&in_flight);
 	} while (ret < 0 && (errno == EINTR || errno == ENOENT));
 	pthread_mutex_unlock(&s->recv_lock);
 	return ret;
@@ -546,7 +786,8 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 {
 	struct seccomp_notif *req = malloc(sizes->seccomp_notif);
 	struct seccomp_notif_resp *resp = malloc(sizes->seccomp_notif_resp);
-	int ret = -1;
+	struct call c;
+	int ret = -1, sent;
 
 	if (!req || !resp) {
 		fprintf(stderr, "%s: out of memory\n", s->name);
@@ -559,11 +800,18 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 				strerror(errno));
 		if (ret <= 0)
 			break;
-		answer(s, req, resp);
-		/* ENOENT: the caller died meanwhile. */
-		if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp) && errno != ENOENT)
+		answer(s, req, resp, &c);
+		sent = !ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+		pthread_rwlock_unlock(&in_flight);
+		/*
+		 * ENOENT: the caller died, or a signal withdrew the call (it is
+		 * restarted: remember_bind()).
+		 */
+		if (!sent && errno != ENOENT)
 			fprintf(stderr, "%s: pid %d: SECCOMP_IOCTL_NOTIF_SEND: %s\n",
 				s->name, req->pid, strerror(errno));
+		if (sent && c.bound)
+			forget_bind(&c, req->id);
 	}
 out:
 	free(req);

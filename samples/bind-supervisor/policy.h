@@ -88,5 +88,11 @@ int notif_sizes(struct seccomp_notif_sizes *sizes);
  * the same @s.
  */
 int serve(struct served *s, const struct seccomp_notif_sizes *sizes);
+/*
+ * Stop answering: wait, for at most @seconds, until every notification a
+ * thread has received is answered; no thread receives another after it
+ * returns 0. -1 if some are still being answered (errno ETIMEDOUT).
+ */
+int serve_stop(int seconds);
 
 #endif /* _BIND_SUPERVISOR_POLICY_H */

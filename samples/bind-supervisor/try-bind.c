@@ -5,7 +5,7 @@
  * do. Exits 0 if bind() succeeded, 1 if it failed, 2 on bad arguments,
  * 3 if this ABI or kernel cannot do what was asked (the test skips).
  *
- * PROTO: tcp udp tcp6 udplite sctp mptcp unix (PORT ignored)
+ * PROTO: tcp udp tcp6 udp6 udplite sctp mptcp unix (PORT ignored)
  * MODE:
  *   --thread         bind from a second thread
  *   --leader-exit    bind from a second thread after main() pthread_exit()ed
@@ -30,10 +30,29 @@
  *   --storm N        N binds under a stream of SIGURG; each bind()'s result
  *                    must agree with getsockname(), and some bind() must
  *                    have seen a signal
+ *   --reuseport      set SO_REUSEPORT first (a TCP socket could then join
+ *                    the reuseport group of a socket of the same creator uid)
+ *   --hold-reuseport bind with SO_REUSEPORT (and listen, for TCP), say so,
+ *                    and hold the port until killed: a service using it
+ *   --hold-any       bind the wildcard address without any option, say so,
+ *                    and hold it until killed
+ *   --steer          SO_REUSEPORT, bind, listen, and a reuseport CBPF program
+ *                    that sends every connection to this socket (index 1 of
+ *                    the group, after the service's); then 20 connections:
+ *                    says how many came to us
+ *   --reuseport-race N  up to N binds of a socket at fd 100 while a second
+ *                    thread flips its SO_REUSEPORT (as --reuseaddr-race)
+ *   --v6only         tcp6/udp6 on the wildcard address with IPV6_V6ONLY
+ *   --twice          bind the same socket twice; says what the second got
+ *   --until-enosys N up to N binds, each of a new socket with SO_REUSEADDR,
+ *                    until one fails with ENOSYS (no agent any more); each
+ *                    bind()'s result must agree with getsockname()
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/net.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -65,11 +84,18 @@ static int make_socket(const char *p, struct sockaddr_storage *ss, socklen_t *le
 
 	memset(ss, 0, sizeof(*ss));
 	in->sin_port = htons(port);	/* sin6_port is at the same offset */
-	if (!strcmp(p, "tcp6")) {
+	if (!strcmp(p, "tcp6") || !strcmp(p, "udp6")) {
+		int s = socket(AF_INET6, p[0] == 't' ? SOCK_STREAM : SOCK_DGRAM, 0);
+
 		in6->sin6_family = AF_INET6;
-		in6->sin6_addr = in6addr_loopback;
+		in6->sin6_addr = strcmp(mode, "--v6only") ? in6addr_loopback : in6addr_any;
 		*len = strcmp(mode, "--len24") ? sizeof(*in6) : 24;
-		return socket(AF_INET6, SOCK_STREAM, 0);
+		if (s >= 0 && !strcmp(mode, "--v6only") &&
+		    setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &(int){ 1 }, sizeof(int))) {
+			perror("try-bind: IPV6_V6ONLY");
+			exit(1);
+		}
+		return s;
 	}
 	if (!strcmp(p, "unix")) {
 		un->sun_family = AF_UNIX;
@@ -78,7 +104,8 @@ static int make_socket(const char *p, struct sockaddr_storage *ss, socklen_t *le
 		return socket(AF_UNIX, SOCK_STREAM, 0);
 	}
 	in->sin_family = strcmp(mode, "--unspec") ? AF_INET : AF_UNSPEC;
-	in->sin_addr.s_addr = htonl(strcmp(mode, "--unspec") ? INADDR_LOOPBACK : INADDR_ANY);
+	in->sin_addr.s_addr = htonl(strcmp(mode, "--unspec") && strcmp(mode, "--hold-any") ?
+				    INADDR_LOOPBACK : INADDR_ANY);
 	*len = sizeof(*in);
 	if (!strcmp(p, "tcp"))
 		return socket(AF_INET, SOCK_STREAM, 0);
@@ -118,6 +145,8 @@ static int report(int err)
 	return err ? 1 : 0;
 }
 
+static int steer(int s, struct sockaddr_storage *ss, socklen_t len);
+
 static int try_bind(void)
 {
 	struct sockaddr_storage ss;
@@ -133,6 +162,27 @@ static int try_bind(void)
 		perror("try-bind: SO_REUSEADDR");
 		return 1;
 	}
+	if ((!strcmp(mode, "--reuseport") || !strcmp(mode, "--hold-reuseport") ||
+	     !strcmp(mode, "--steer")) &&
+	    setsockopt(s, SOL_SOCKET, SO_REUSEPORT, &(int){ 1 }, sizeof(int))) {
+		perror("try-bind: SO_REUSEPORT");
+		return 1;
+	}
+	if (!strcmp(mode, "--hold-reuseport") || !strcmp(mode, "--hold-any")) {
+		if (do_bind(s, &ss, len) || (!strncmp(proto, "tcp", 3) && listen(s, 64)))
+			return report(errno);
+		printf("try-bind: holding %s:%s (%s)\n", proto, portarg, mode + 7);
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
+	if (!strcmp(mode, "--steer"))
+		return steer(s, &ss, len);
+	if (!strcmp(mode, "--twice")) {
+		if (do_bind(s, &ss, len))
+			return report(errno);
+		printf("try-bind: the first bind succeeded; again:\n");
+	}
 	if (!strcmp(mode, "--hold-reuseaddr")) {
 		if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)) ||
 		    do_bind(s, &ss, len))
@@ -143,6 +193,81 @@ static int try_bind(void)
 			pause();
 	}
 	return report(do_bind(s, &ss, len) ? errno : 0);
+}
+
+/*
+ * --steer: once bound, listen with a reuseport program that sends every
+ * connection to index 1 of the group (ours, after the service's), and
+ * count the connections of 20 that come to us.
+ */
+static int steer(int s, struct sockaddr_storage *ss, socklen_t len)
+{
+	struct sock_filter code[] = { BPF_STMT(BPF_RET | BPF_K, 1) };
+	struct sock_fprog prog = { .len = 1, .filter = code };
+	int got = 0, c;
+
+	if (do_bind(s, ss, len))
+		return report(errno);
+	report(0);
+	if (listen(s, 64) || fcntl(s, F_SETFL, O_NONBLOCK) ||
+	    setsockopt(s, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, &prog, sizeof(prog))) {
+		perror("try-bind: listen, SO_ATTACH_REUSEPORT_CBPF");
+		return 1;
+	}
+	for (int i = 0; i < 20; i++) {
+		c = socket(ss->ss_family, SOCK_STREAM, 0);
+		if (c < 0 || connect(c, (struct sockaddr *)ss, len))
+			perror("try-bind: connect");
+		if (c >= 0)
+			close(c);
+	}
+	usleep(200000);
+	while ((c = accept4(s, NULL, NULL, 0)) >= 0 || errno == EINTR)
+		if (c >= 0)
+			got++, close(c);
+	printf("steer: %d of 20 connections came to the program's socket\n", got);
+	return 0;
+}
+
+/*
+ * Bind a new socket with SO_REUSEADDR (bind number @i) and say so if the
+ * answer disagrees with getsockname() (counted in *bad). Returns the
+ * errno, 0 if it was bound.
+ */
+static int checked_bind(int i, int *bad)
+{
+	struct sockaddr_storage ss, got;
+	socklen_t len, glen = sizeof(got);
+	int s = make_socket(proto, &ss, &len), r, bound;
+
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
+	r = do_bind(s, &ss, len) ? errno : 0;
+	getsockname(s, (struct sockaddr *)&got, &glen);
+	bound = ((struct sockaddr_in *)&got)->sin_port != 0;
+	if (bound != !r) {
+		printf("bind %d returned %s but the socket is %sbound\n", i,
+		       r ? strerror(r) : "0", bound ? "" : "not ");
+		(*bad)++;
+	}
+	close(s);
+	return r;
+}
+
+/*
+ * --until-enosys N: a program whose agent goes away while it binds. Each
+ * answer must be what happened to the socket.
+ */
+static int until_enosys(int n)
+{
+	int bad = 0, okays = 0, i, r = 0;
+
+	for (i = 0; i < n && r != ENOSYS; i++) {
+		r = checked_bind(i, &bad);
+		okays += !r;
+	}
+	printf("until-enosys: %d binds to %s:%s, %d succeeded, %d disagree with getsockname(), last: %s\n",
+	       i, proto, portarg, okays, bad, r ? strerror(r) : "ok");
+	return bad || r != ENOSYS;
 }
 
 /* The leader's fd N is a TCP socket; this thread's own fd N is UDP. */
@@ -168,27 +293,30 @@ static volatile int stop_flipping;
 
 static void *flip_reuseaddr(void *arg)
 {
+	int opt = strcmp(mode, "--reuseport-race") ? SO_REUSEADDR : SO_REUSEPORT;
+
 	for (int v = 0; !stop_flipping; v ^= 1)
-		setsockopt(100, SOL_SOCKET, SO_REUSEADDR, &v, sizeof(v));
+		setsockopt(100, SOL_SOCKET, opt, &v, sizeof(v));
 	return arg;
 }
 
-/* --reuseaddr-race N */
+/* --reuseaddr-race N (a UDP socket), --reuseport-race N (PROTO's) */
 static int reuseaddr_race(int n)
 {
+	const char *p = strcmp(mode, "--reuseport-race") ? "udp" : proto;
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int i, won = 0, s;
 	pthread_t t;
 
-	s = make_socket("udp", &ss, &len);
+	s = make_socket(p, &ss, &len);
 	if (n < 1 || s < 0 || dup2(s, 100) != 100 ||
 	    pthread_create(&t, NULL, flip_reuseaddr, NULL))
 		return 2;
 	close(s);
 	for (i = 1; i <= n && !won; i++) {
 		won = !do_bind(100, &ss, len);
-		s = make_socket("udp", &ss, &len);
+		s = make_socket(p, &ss, &len);
 		if (!won && (s < 0 || dup2(s, 100) != 100))
 			break;
 		close(s);
@@ -196,9 +324,10 @@ static int reuseaddr_race(int n)
 	stop_flipping = 1;
 	pthread_join(t, NULL);
 	if (won)
-		printf("reuseaddr-race: bind %d of %d succeeded: udp:%s is shared\n", i - 1, n, portarg);
+		printf("%s: bind %d of %d succeeded: %s:%s is shared\n", mode + 2, i - 1, n, p,
+		       portarg);
 	else
-		printf("reuseaddr-race: no bind of %d succeeded\n", n);
+		printf("%s: no bind of %d succeeded\n", mode + 2, n);
 	return won;
 }
 
@@ -220,7 +349,7 @@ static int storm(int n)
 {
 	struct sigaction sa = { .sa_handler = on_sigurg, .sa_flags = SA_RESTART };
 	struct timespec pause = { .tv_nsec = 500 * 1000 };
-	int bad = 0, okays = 0, hit = 0, one = 1;
+	int bad = 0, okays = 0, hit = 0;
 	pid_t parent = getpid(), pid;
 
 	sigaction(SIGURG, &sa, NULL);
@@ -232,25 +361,10 @@ static int storm(int n)
 			nanosleep(&pause, NULL);
 		}
 	for (int i = 0; i < n; i++) {
-		struct sockaddr_storage ss, got;
-		socklen_t len, glen = sizeof(got);
-		int s = make_socket(proto, &ss, &len), r, bound;
 		sig_atomic_t before = signals;
 
-		setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		r = do_bind(s, &ss, len);
-		if (r)
-			r = errno;
+		okays += !checked_bind(i, &bad);
 		hit += signals != before;
-		getsockname(s, (struct sockaddr *)&got, &glen);
-		bound = ((struct sockaddr_in *)&got)->sin_port != 0;
-		if (bound != !r) {
-			printf("bind %d returned %s but the socket is %sbound\n", i,
-			       r ? strerror(r) : "0", bound ? "" : "not ");
-			bad++;
-		}
-		okays += !r;
-		close(s);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -293,7 +407,8 @@ int main(int argc, char **argv)
 		mode = argv[1];
 		argc--, argv++;
 		if (!strcmp(mode, "--len") || !strcmp(mode, "--storm") ||
-		    !strcmp(mode, "--reuseaddr-race")) {
+		    !strcmp(mode, "--reuseaddr-race") || !strcmp(mode, "--reuseport-race") ||
+		    !strcmp(mode, "--until-enosys")) {
 			if (argc < 2)
 				return 2;
 			n = atoi(argv[1]);
@@ -303,15 +418,17 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: try-bind [MODE] tcp|udp|tcp6|udplite|sctp|mptcp|unix PORT\n");
+		fprintf(stderr, "usage: try-bind [MODE] tcp|udp|tcp6|udp6|udplite|sctp|mptcp|unix PORT\n");
 		return 2;
 	}
 	proto = argv[1];
 	portarg = argv[2];
 	if (!strcmp(mode, "--storm"))
 		return storm(n);
-	if (!strcmp(mode, "--reuseaddr-race"))
+	if (!strcmp(mode, "--reuseaddr-race") || !strcmp(mode, "--reuseport-race"))
 		return reuseaddr_race(n);
+	if (!strcmp(mode, "--until-enosys"))
+		return until_enosys(n);
 	if (!strncmp(mode, "--own-files", 11)) {
 		/* the leader's fd 100: a TCP socket */
 		s = socket(AF_INET, SOCK_STREAM, 0);
