@@ -474,7 +474,7 @@ int main(int argc, char **argv)
 	unsigned long refused = 0;
 	pthread_attr_t attr;
 	char err[160];
-	int sk;
+	int sk, activated;
 
 	set_up_process();
 	read_unpriv_start("bind-agent");
@@ -503,6 +503,7 @@ int main(int argc, char **argv)
 		}
 	}
 	sk = sd_listen_socket("bind-agent", path);
+	activated = sk >= 0;
 	if (sk < 0 && !path)
 		usage_error("--socket is required (or the socket from systemd, LISTEN_FDS)");
 	probe_fetch("bind-agent");
@@ -517,8 +518,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	policy_format(&agent_policy, err, sizeof(err));
-	fprintf(stderr, "bind-agent: listening on %s%s; allowed: %s\n", path ? path : "the socket from systemd",
-		path ? "" : " (LISTEN_FDS)", err);
+	fprintf(stderr, "bind-agent: listening on %s%s; allowed: %s\n", path ? path : "the socket",
+		activated ? " (from systemd, LISTEN_FDS)" : "", err);
 	agent_log_start();
 	if (pthread_attr_init(&attr) ||
 	    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED)) {
