@@ -57,11 +57,12 @@ start_agent() {
 	wait_for grep -q "listening on" "$ALOG" || { cat "$ALOG"; return 1; }
 }
 
-# client ID PROGRAM ARGS...: what a runtime does, for container ID
+# client ID PROGRAM ARGS...: what a runtime does, for container ID (an
+# agent that never answers must not hang the check)
 client() {
 	_id=$1
 	shift
-	"$W/agent-client" "$SOCK" run --id "$_id" -- "$@"
+	timeout 20 "$W/agent-client" "$SOCK" run --id "$_id" -- "$@"
 }
 
 build() {
@@ -152,7 +153,8 @@ activation_refused() {
 	agent=$!
 	wait_for test -S "$SOCK"
 	$setup
-	"$W/agent-client" "$SOCK" silent >/dev/null 2>&1 || true
+	timeout 20 "$W/agent-client" "$SOCK" silent >/dev/null 2>&1 || true
+	wait_for sh -c "! kill -0 $agent" || { stop_agent; cat "$ALOG"; return 1; }
 	rc=0
 	wait "$agent" || rc=$?
 	agent=
@@ -164,7 +166,7 @@ world_writable() { chmod 0666 "$SOCK"; }
 nothing() { :; }
 
 foreign_listen_pid_ignored() {
-	out=$(LISTEN_PID=1 LISTEN_FDS=1 "$AGENT" --allow tcp:$P1 2>&1) && return 1
+	out=$(LISTEN_PID=1 LISTEN_FDS=1 timeout 10 "$AGENT" --allow tcp:$P1 2>&1) && return 1
 	echo "$out"
 	echo "$out" | grep -q "^bind-agent: --socket is required"
 }
@@ -187,6 +189,7 @@ caps_grant() {
 # expand NAME...: syscall names, with @groups expanded (they nest)
 expand() {
 	for g in "$@"; do
+		# shellcheck disable=SC2046 # one name a word
 		case $g in
 		@*) expand $(systemd-analyze syscall-filter "$g" | sed -n 's/^ \{1,\}\([@a-z0-9_-]*\)$/\1/p') ;;
 		*) echo "$g" ;;
@@ -195,6 +198,7 @@ expand() {
 }
 # The syscalls of the unit's SystemCallFilter=.
 filter_syscalls() {
+	# shellcheck disable=SC2046 # one name a word
 	expand $(sed -n 's/^SystemCallFilter=//p' "$UNITDIR/bind-agent.service") | sort -u
 }
 
@@ -208,7 +212,7 @@ syscalls_in_unit_filter() {
 	client s1 "$W/try-bind" tcp $P1
 	client s2 "$W/try-bind" udp $P3
 	client s3 "$W/try-bind" tcp $P2 || true
-	"$W/agent-client" "$SOCK" run --id s4 --listen -- /usr/bin/python3 -c "import socket; socket.socket().listen()" >/dev/null 2>&1 || true
+	timeout 20 "$W/agent-client" "$SOCK" run --id s4 --listen -- /usr/bin/python3 -c "import socket; socket.socket().listen()" >/dev/null 2>&1 || true
 	wait_for grep -q "container s4: no task" "$ALOG"
 	sleep 1.5	# a metrics rewrite
 	stop_agent
@@ -323,7 +327,7 @@ metrics_per_container() {
 }
 
 metrics_unwritable() {
-	out=$("$AGENT" --socket "$SOCK" --allow tcp:$P1 --metrics /proc/bind-agent.prom 2>&1) && return 1
+	out=$(timeout 10 "$AGENT" --socket "$SOCK" --allow tcp:$P1 --metrics /proc/bind-agent.prom 2>&1) && return 1
 	rc=$?
 	echo "$out (exit status $rc)"
 	[ $rc = 1 ] && echo "$out" | grep -q "^bind-agent: --metrics /proc/bind-agent.prom: "
@@ -372,8 +376,8 @@ host_case activation "a-passed-socket-others-may-connect-to-is-refused" \
 host_case activation "two-passed-sockets-are-refused" \
 	activation_refused "LISTEN_FDS is '2': want 1" nothing -l "$SOCK" -l "$SOCK"2 "$AGENT" --allow tcp:$P1
 host_case activation "a-passed-socket-that-is-not-the-one-socket-names-is-refused" \
-	activation_refused "the socket passed is $SOCK, --socket says /run/elsewhere.sock" nothing \
-	-l "$SOCK" "$AGENT" --socket /run/elsewhere.sock --allow tcp:$P1
+	activation_refused "the socket passed is $SOCK, --socket says $W/elsewhere.sock" nothing \
+	-l "$SOCK" "$AGENT" --socket "$W/elsewhere.sock" --allow tcp:$P1
 host_case activation "listen-fds-for-another-pid-are-ignored" foreign_listen_pid_ignored
 host_case capabilities "with-only-cap-net-bind-service-and-cap-sys-ptrace-a-container-is-granted" \
 	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: ok"
