@@ -299,9 +299,9 @@ static int read_call(const struct seccomp_notif *req, struct call *c)
 		return NOT_BIND;
 	c->syscall = "bind";
 	if (req->data.nr == (int)a->socketcall && a->socketcall != a->bind) {
-		c->syscall = "socketcall";
 		__u32 words[3];
 
+		c->syscall = "socketcall";
 		if ((int)args[0] != SYS_BIND)
 			return NOT_BIND;
 		if (a->word != 4 || read_target(req->pid, words, sizeof(words), args[1]))

@@ -107,8 +107,9 @@ int set_fetch(const char *method);
 void probe_fetch(const char *prog);
 
 /*
- * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on @listener (6.6+): the answer wakes
- * the caller on our CPU. 0, or -1 with errno (EINVAL before 6.6).
+ * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on @listener (6.6+): a notification
+ * wakes us on the caller's CPU, our answer the caller on ours. 0, or -1
+ * with errno (EINVAL before 6.6).
  */
 int notif_sync_wake_up(int listener);
 
