@@ -79,7 +79,9 @@ installed() {
 		"$UNITDIR/bind-agent.service" "$CONFDIR/bind-agent"; do
 		ls -l "$f" || return 1
 	done
-	grep "^ExecStart=$AGENT " "$UNITDIR/bind-agent.service"
+	grep "^ExecStart=$AGENT " "$UNITDIR/bind-agent.service" &&
+		grep -x -e "SocketMode=0600" -e "SocketUser=root" -e "ListenStream=/run/bind-agent.sock" \
+			"$UNITDIR/bind-agent.socket" | wc -l | grep -qx 3
 }
 
 units_verify() {
@@ -127,7 +129,8 @@ socket_activated_grant() {
 		"$AGENT" -v --socket "$SOCK" --allow tcp:$P1 2>"$ALOG" &
 	agent=$!
 	wait_for test -S "$SOCK"
-	ls -l "$SOCK"
+	ls -li "$SOCK"
+	inode=$(stat -c %i "$SOCK")
 	pgrep -f "^$AGENT" && { echo "the agent runs before the first connection"; return 1; }
 	# The first client starts the agent (Accept=no), which serves it.
 	out=$(client activated "$W/try-bind" tcp $P1) || true
@@ -135,7 +138,9 @@ socket_activated_grant() {
 	wait "$notifier" || { echo "no notification"; return 1; }
 	sed 's/^/notified: /' "$W/ready"
 	cat "$ALOG"
-	[ "$out" = "bind tcp:$P1 as uid 1000: ok" ] &&
+	ls -li "$SOCK"
+	# the socket systemd-socket-activate made, not one of the agent's
+	[ "$(stat -c %i "$SOCK")" = "$inode" ] && [ "$out" = "bind tcp:$P1 as uid 1000: ok" ] &&
 		grep -q "listening on $SOCK (from systemd, LISTEN_FDS)" "$ALOG" &&
 		grep -q "container activated: pid [0-9]* .*port $P1: allowed, bound" "$ALOG" &&
 		grep -qx "READY=1" "$W/ready" && grep -q "^MAINPID=$agent$" "$W/ready"
