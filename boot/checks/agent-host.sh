@@ -80,8 +80,8 @@ installed() {
 		ls -l "$f" || return 1
 	done
 	grep "^ExecStart=$AGENT " "$UNITDIR/bind-agent.service" &&
-		grep -x -e "SocketMode=0600" -e "SocketUser=root" -e "ListenStream=/run/bind-agent.sock" \
-			"$UNITDIR/bind-agent.socket" | wc -l | grep -qx 3
+		[ "$(grep -cx -e "SocketMode=0600" -e "SocketUser=root" -e "ListenStream=/run/bind-agent.sock" \
+			"$UNITDIR/bind-agent.socket")" = 3 ]
 }
 
 units_verify() {
