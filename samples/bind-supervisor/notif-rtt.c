@@ -26,13 +26,7 @@
 #include <unistd.h>
 
 #include "../seccomp/user-trap-helper.h"
-
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
+#include "policy.h"	/* the 6.6 flag's definitions */
 
 #define MAX_ROUNDS 101
 

@@ -35,15 +35,9 @@
 #ifndef __NR_pidfd_getfd
 #define __NR_pidfd_getfd 438
 #endif
-/* 6.9's pidfd_open() flag, 6.6's listener flag: Debian 12's headers are 6.1's. */
+/* 6.9's pidfd_open() flag: Debian 12's headers are 6.1's. */
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
-#endif
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
 int verbose;

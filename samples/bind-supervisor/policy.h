@@ -12,6 +12,14 @@
 #include <linux/seccomp.h>
 #include <linux/types.h>
 
+/* 6.6's listener flag: Debian 12's headers are 6.1's. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
 #define MAX_ALLOW 64
 
 struct rule {
