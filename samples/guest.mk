@@ -27,7 +27,9 @@ SCRIPTS += samples/samples-test.sh samples/tap.sh
 # arch), with Debian's libjson-c-dev for that arch (boot/deps.sh).
 ifeq ($(ABI),$(NATIVE_ABI))
 PROGS += bind-agent agent-client
-bind-agent_SRC := samples/bind-supervisor/bind-agent.c $(POLICY_SRC)
+bind-agent_SRC := samples/bind-supervisor/bind-agent.c $(POLICY_SRC) \
+	samples/bind-supervisor/agent-log.c samples/bind-supervisor/agent-log.h \
+	samples/bind-supervisor/sd-daemon.c samples/bind-supervisor/sd-daemon.h
 bind-agent_CFLAGS := -pthread -I/usr/include/json-c
 bind-agent_LDLIBS := /usr/lib/$(shell $(CC) -dumpmachine)/libjson-c.a
 agent-client_SRC := samples/bind-supervisor/agent-client.c \

@@ -335,6 +335,37 @@ check "bind-agent: the agent's fds at the end are those it had at the start ($fd
 check "bind-agent: the agent is still running" kill -0 "$agent"
 check "bind-agent: no supervisor-side failure was logged" \
 	sh -c "! grep 'supervisor-side failure' $log"
+# issue 27: the kernel's fast paths where it has them (6.1 has neither,
+# 6.12 both), seen in the JSON log of an agent of their own
+say "bind-agent: the kernel's fast paths (kernel $(uname -r))"
+kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+fast=/run/bind-agent-fast.sock
+./bind-agent -v --log-format json --socket "$fast" --allow tcp:443 2>/tmp/fast.log &
+pids=$!
+main_log=$log
+log=/tmp/fast.log
+wait_log "listening on $fast"
+./agent-client "$fast" run --id fast -- ./try-bind tcp 443 >/dev/null
+wait_log "container fast: no task uses its filter any more: done"
+if [ "$kv" -ge 6006 ]; then
+	sync="container fast: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP set on its listener"
+else
+	sync="container fast: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP not set: Invalid argument"
+fi
+if [ "$kv" -ge 6009 ]; then via="thread pidfd"; else via="process pidfd + kcmp"; fi
+check "bind-agent: --log-format json: the grant is one JSON object" \
+	grep -q '^{.*"container":"fast",.*"port":443,"decision":"granted","errno":0,' "$log"
+check "bind-agent: SYNC_WAKE_UP is set on the listener on 6.6+, said not set (EINVAL) before" \
+	grep -q "$sync" "$log"
+check "bind-agent: a grant fetches through a thread pidfd on 6.9+, the process pidfd and kcmp before" \
+	grep -q "\"decision\":\"granted\".*\"fetch\":\"[^\"]*, $via\"" "$log"
+sed 's/^/#   /' "$log"
+kill "$pids"
+wait "$pids"
+pids=
+rm -f "$fast"
+log=$main_log
+
 say "bind-agent: bad options are exit status 2 with a message"
 check "bind-agent: no --socket" expect_out 2 "bind-agent: --socket is required" ./bind-agent --allow tcp:82
 check "bind-agent: a bad port" expect_out 2 "bad port in 'tcp:0'" ./bind-agent --socket /run/x.sock --allow tcp:0

@@ -34,7 +34,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent-log.h"
 #include "policy.h"
+#include "sd-daemon.h"
 
 /*
  * Bytes of JSON: runc puts the config's annotations in the state, and
@@ -54,13 +56,16 @@ static struct policy agent_policy;
 static struct seccomp_notif_sizes sizes;
 
 static const char usage[] =
-	"usage: bind-agent [-v] [--fetch auto|ioctl|syscall] --socket PATH\n"
+	"usage: bind-agent [-v] [--fetch auto|ioctl|syscall] [--socket PATH]\n"
 	"                  [--allow tcp:PORT|udp:PORT ...]\n"
+	"                  [--log-format text|json] [--metrics FILE]\n"
 	"Serve the bind() calls of OCI containers whose runtime hands their seccomp\n"
 	"listener to PATH (linux.seccomp.listenerPath): bind their sockets to the\n"
 	"privileged ports --allow names, or to the fewer their listenerMetadata\n"
-	"(\"allow=tcp:PORT,...\") names.\n"
-	COMMON_OPTIONS_HELP;
+	"(\"allow=tcp:PORT,...\") names. Started by systemd with the socket passed\n"
+	"(LISTEN_FDS), it serves that one, and --socket may be left out.\n"
+	COMMON_OPTIONS_HELP
+	AGENT_LOG_OPTIONS_HELP;
 
 #define usage_error(...) usage_exit("bind-agent", usage, __VA_ARGS__)
 
@@ -362,10 +367,12 @@ static void *client_thread(void *arg)
 	served.listener = c->fds[0];
 	served.policy = &policy;
 	served.name = name;
+	served.hook_data = agent_container_begin(&served, id);
 	if (serve_container(&served))
 		fprintf(stderr, "%s: listener closed: its binds now fail with ENOSYS\n", name);
 	else
 		fprintf(stderr, "%s: no task uses its filter any more: done\n", name);
+	agent_container_end(served.hook_data);
 out:
 	if (c->problem[0])
 		fprintf(stderr, "bind-agent: client pid %d uid %d: %s; connection dropped\n",
@@ -467,7 +474,7 @@ int main(int argc, char **argv)
 	unsigned long refused = 0;
 	pthread_attr_t attr;
 	char err[160];
-	int sk;
+	int sk, activated;
 
 	set_up_process();
 	read_unpriv_start("bind-agent");
@@ -486,6 +493,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--allow")) {
 			if (policy_add(&agent_policy, argv[++i], err, sizeof(err)))
 				usage_error("%s", err);
+		} else if (agent_log_option(argv[i], argv[i + 1])) {
+			i++;
 		} else if (!strcmp(argv[i], "--fetch")) {
 			if (set_fetch(argv[++i]))
 				usage_error("bad --fetch '%s': want auto, ioctl or syscall", argv[i]);
@@ -493,25 +502,31 @@ int main(int argc, char **argv)
 			usage_error("unknown or incomplete option '%s'", argv[i]);
 		}
 	}
-	if (!path)
-		usage_error("--socket is required");
+	sk = sd_listen_socket("bind-agent", path);
+	activated = sk >= 0;
+	if (sk < 0 && !path)
+		usage_error("--socket is required (or the socket from systemd, LISTEN_FDS)");
 	probe_fetch("bind-agent");
 	if (notif_sizes(&sizes)) {
 		perror("bind-agent: seccomp(SECCOMP_GET_NOTIF_SIZES)");
 		return 1;
 	}
-	sk = listen_on(path);
+	if (sk < 0 && path)
+		sk = listen_on(path);
 	if (sk < 0) {
 		fprintf(stderr, "bind-agent: listening on %s: %s\n", path, strerror(errno));
 		return 1;
 	}
 	policy_format(&agent_policy, err, sizeof(err));
-	fprintf(stderr, "bind-agent: listening on %s; allowed: %s\n", path, err);
+	fprintf(stderr, "bind-agent: listening on %s%s; allowed: %s\n", path ? path : "the socket",
+		activated ? " (from systemd, LISTEN_FDS)" : "", err);
+	agent_log_start();
 	if (pthread_attr_init(&attr) ||
 	    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED)) {
 		perror("bind-agent: pthread_attr");
 		return 1;
 	}
+	sd_ready("bind-agent", "listening");
 	for (;;) {
 		struct timeval tv = { RECV_TIMEOUT, 0 };
 		struct client *c;

@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../seccomp/user-trap-helper.h"
@@ -34,9 +35,16 @@
 #ifndef __NR_pidfd_getfd
 #define __NR_pidfd_getfd 438
 #endif
+/* 6.9's pidfd_open() flag: Debian 12's headers are 6.1's. */
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
 
 int verbose;
 unsigned int unpriv_start;
+int (*decision_hook)(const struct served *s, const struct decision *d, int shown);
+/* Set once pidfd_open() says EINVAL to PIDFD_THREAD: a kernel before 6.9. */
+static int no_thread_pidfd;
 static enum { FETCH_AUTO, FETCH_IOCTL, FETCH_SYSCALL } fetch_method;
 
 #define NO_SOCKETCALL(nr) (nr)	/* socketcall == bind: never reached */
@@ -194,16 +202,26 @@ void probe_fetch(const char *prog)
 }
 
 /*
- * pidfd_open() wants a thread-group leader (6.1 says EINVAL for another
- * thread, later kernels ENOENT); a notification names the thread that
- * trapped, so look up its leader.
+ * A notification names the thread that trapped. From 6.9 a pidfd may name
+ * that thread (PIDFD_THREAD), and a fetch through it searches the thread's
+ * own fd table: *thread is set. Before, pidfd_open() wants a thread-group
+ * leader (6.1 says EINVAL for another thread, later kernels ENOENT), so
+ * look up its leader.
  */
-static int open_process(pid_t tid)
+static int open_process(pid_t tid, int want_thread, int *thread)
 {
 	char path[64], line[128];
-	int pidfd = syscall(__NR_pidfd_open, tid, 0);
+	int pidfd;
 	FILE *f;
 
+	*thread = 0;
+	if (want_thread && !__atomic_load_n(&no_thread_pidfd, __ATOMIC_RELAXED)) {
+		pidfd = syscall(__NR_pidfd_open, tid, PIDFD_THREAD);
+		if (pidfd >= 0 || errno != EINVAL)
+			return *thread = pidfd >= 0, pidfd;
+		__atomic_store_n(&no_thread_pidfd, 1, __ATOMIC_RELAXED);
+	}
+	pidfd = syscall(__NR_pidfd_open, tid, 0);
 	if (pidfd >= 0)
 		return pidfd;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
@@ -253,6 +271,8 @@ struct call {
 	int bound;		/* bound for this notification: dev, ino are its */
 	dev_t dev;
 	ino_t ino;
+	int read, type, protocol, tried;	/* what decide() learnt, for decision_hook */
+	const char *syscall, *fetch;
 };
 
 #define NOT_BIND 1	/* a syscall (or socketcall) other than bind() */
@@ -271,9 +291,11 @@ static int read_call(const struct seccomp_notif *req, struct call *c)
 			a = &abis[i];
 	if (!a)
 		return NOT_BIND;
+	c->syscall = "bind";
 	if (req->data.nr == (int)a->socketcall && a->socketcall != a->bind) {
 		__u32 words[3];
 
+		c->syscall = "socketcall";
 		if ((int)args[0] != SYS_BIND)
 			return NOT_BIND;
 		if (a->word != 4 || read_target(req->pid, words, sizeof(words), args[1]))
@@ -281,6 +303,7 @@ static int read_call(const struct seccomp_notif *req, struct call *c)
 		for (int i = 0; i < 3; i++)
 			args[i] = words[i];
 	} else if (req->data.nr != (int)a->bind) {
+		c->syscall = NULL;
 		return NOT_BIND;
 	}
 	/* The kernel takes fd and addrlen as ints: so do we. */
@@ -291,6 +314,7 @@ static int read_call(const struct seccomp_notif *req, struct call *c)
 		return -1;
 	/* sin_port and sin6_port are at the same place. */
 	c->port = ntohs(((struct sockaddr_in *)&c->addr)->sin_port);
+	c->read = 1;
 	return 0;
 }
 
@@ -480,7 +504,7 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 		  int *err, const char **why)
 {
 	static __thread char failure[160];
-	int pidfd, fd, domain, type, protocol, reuse, ret = -1;
+	int pidfd, fd, domain, type, protocol, reuse, thread, ret = -1;
 	struct stat st;
 	socklen_t optlen = sizeof(int);
 
@@ -521,7 +545,7 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	*why = "port not allowed";
 	if (!policy_allows(s->policy, 0, 0, c->port))
 		return 0;
-	pidfd = open_process(req->pid);
+	pidfd = open_process(req->pid, s->thread_pidfd, &thread);
 	if (pidfd < 0)
 		return FAILED("pidfd_open"), -1;
 	/* The pid in the notification might have been reused: check now. */
@@ -531,6 +555,10 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 		return -1;
 	}
 	fd = fetch(pidfd, c->fd);
+	c->fetch = fetch_method == FETCH_IOCTL ? (thread ? "PIDFD_IOCTL_GETFD, thread pidfd" :
+						  "PIDFD_IOCTL_GETFD, process pidfd + kcmp") :
+						 (thread ? "pidfd_getfd, thread pidfd" :
+						  "pidfd_getfd, process pidfd + kcmp");
 	if (fd < 0)
 		FAILED(fetch_method == FETCH_IOCTL ? "PIDFD_IOCTL_GETFD" : "pidfd_getfd(2)");
 	close(pidfd);
@@ -543,8 +571,9 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	 * A thread with its own fd table: the leader's fd is another file, or
 	 * the thread has no such fd (EBADF: the kernel answers that, and no
 	 * privilege comes of it, whatever the thread opens there meanwhile).
+	 * Through a thread pidfd the fd is the thread's own: nothing to compare.
 	 */
-	switch (syscall(SYS_kcmp, getpid(), req->pid, KCMP_FILE, fd, c->fd)) {
+	switch (thread ? 0 : syscall(SYS_kcmp, getpid(), req->pid, KCMP_FILE, fd, c->fd)) {
 	case 0:
 		break;
 	case -1:
@@ -567,6 +596,8 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 		ret = CONTINUE;
 		goto out;
 	}
+	c->type = type;
+	c->protocol = protocol;
 	ret = 0;
 	*why = "protocol not allowed";
 	if (!policy_allows(s->policy, type, protocol, c->port))
@@ -638,6 +669,7 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	}
 	/* Until the answer is delivered (see remember_bind()). */
 	remember_bind(c, req->id);
+	c->tried = 1;
 	*err = bind(fd, (struct sockaddr *)&c->addr, c->len) ? errno : 0;
 	*why = *err ? "allowed, bind failed" : "allowed, bound";
 	c->bound = !*err;
@@ -687,13 +719,55 @@ static int may_log(struct served *s)
 	return n <= LOG_FIRST || n % LOG_EVERY == 0;
 }
 
+/* The ABI's name for the logs, from the notification's audit arch. */
+static const char *abi_name(__u32 arch)
+{
+	static const char *const names[NABIS] = { "x86_64", "i386", "aarch64", "arm" };
+
+	for (size_t i = 0; i < NABIS; i++)
+		if (abis[i].arch == arch)
+			return names[i];
+	return NULL;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* What decision_hook gets: @c as decide() left it, and the answer. */
+static void report(struct served *s, const struct seccomp_notif *req, const struct call *c,
+		   int ret, int err, const char *why, const struct timespec *t0, int shown,
+		   int *logged)
+{
+	struct decision d = {
+		.req = req, .abi = abi_name(req->data.arch), .syscall = c->syscall,
+		.family = c->read ? c->addr.ss_family : -1, .type = c->type ? c->type : -1,
+		.protocol = c->type ? c->protocol : -1, .port = c->read ? c->port : -1,
+		.err = err, .why = why, .fetch = c->fetch, .seconds = seconds_since(t0),
+	};
+
+	if (ret == CONTINUE)
+		d.outcome = "continued";
+	else if (ret < 0)
+		d.outcome = "failed";
+	else if (!err)	/* bound now, or for the same bind() before a signal */
+		d.outcome = "granted";
+	else
+		d.outcome = c->tried ? "bind-failed" : "refused";
+	*logged = decision_hook(s, &d, shown);
+}
+
 static void answer(struct served *s, const struct seccomp_notif *req,
-		   struct seccomp_notif_resp *resp, struct call *call)
+		   struct seccomp_notif_resp *resp, struct call *call, const struct timespec *t0)
 {
 	struct call c = { .fd = -1 };
 	const char *why;
 	char addr[128];
-	int err, ret;
+	int err, ret, shown, logged = 0;
 
 	ret = decide(s, req, &c, &err, &why);
 	*call = c;
@@ -710,12 +784,23 @@ static void answer(struct served *s, const struct seccomp_notif *req,
 			 req->data.arch);
 	else
 		format_call(&c, addr, sizeof(addr));
-	if (ret < 0 && (verbose || may_log(s)))	/* ours: said unasked */
+	/* Ours (ret < 0) and REFUSED are said unasked. */
+	shown = verbose || ((ret < 0 || ret == REFUSED) && may_log(s));
+	if (decision_hook)
+		report(s, req, &c, ret, err, why, t0, shown, &logged);
+	if (logged)
+		;
+	else if (ret < 0 && shown)
 		fprintf(stderr, "%s: pid %d %s: supervisor-side failure: %s; answered EACCES\n",
 			s->name, req->pid, addr, why);
-	else if (ret >= 0 && (verbose || (ret == REFUSED && may_log(s))))
+	else if (ret >= 0 && shown)
 		fprintf(stderr, "%s: pid %d %s: %s%s%s\n", s->name, req->pid, addr, why,
 			err ? ": " : "", err ? strerror(err) : "");
+}
+
+int notif_sync_wake_up(int listener)
+{
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) ? -1 : 0;
 }
 
 int notif_sizes(struct seccomp_notif_sizes *sizes)
@@ -794,13 +879,16 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 		goto out;
 	}
 	for (;;) {
+		struct timespec t0;
+
 		ret = receive(s, req, sizes->seccomp_notif);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (ret < 0)
 			fprintf(stderr, "%s: SECCOMP_IOCTL_NOTIF_RECV: %s\n", s->name,
 				strerror(errno));
 		if (ret <= 0)
 			break;
-		answer(s, req, resp, &c);
+		answer(s, req, resp, &c, &t0);
 		sent = !ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
 		pthread_rwlock_unlock(&in_flight);
 		/*

@@ -12,6 +12,14 @@
 #include <linux/seccomp.h>
 #include <linux/types.h>
 
+/* 6.6's listener flag: Debian 12's headers are 6.1's. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
 #define MAX_ALLOW 64
 
 struct rule {
@@ -36,7 +44,33 @@ struct served {
 	int only_bind;	/* refuse (EPERM) any other syscall sent to us */
 	pthread_mutex_t recv_lock;
 	unsigned long unasked;	/* lines logged without -v (see answer()) */
+	void *hook_data;	/* decision_hook's, per listener */
+	/*
+	 * Fetch through a pidfd of the trapping thread where the kernel has
+	 * PIDFD_THREAD (6.9+), from its own fd table: no Tgid lookup, no kcmp.
+	 */
+	int thread_pidfd;
 };
+
+/* One answered notification, for decision_hook. */
+struct decision {
+	const struct seccomp_notif *req;
+	const char *abi, *syscall;	/* "x86_64", "bind"; NULL if not known */
+	int family, type, protocol;	/* -1 if not read */
+	int port;			/* -1 if not read */
+	const char *outcome;	/* granted, bind-failed, refused, continued, failed */
+	int err;		/* the errno answered, 0 if none */
+	const char *why;	/* the text log's reason */
+	const char *fetch;	/* how the socket was taken, NULL if it was not */
+	double seconds;		/* from receipt to answer */
+};
+
+/*
+ * Called for every answered notification (bind-agent's JSON log and
+ * metrics, agent-log.c), with @shown set if the text log would show it.
+ * Returns 1 if it logged it, and the text line is left out.
+ */
+extern int (*decision_hook)(const struct served *s, const struct decision *d, int shown);
 
 /* The ABIs a program may run in, and their syscall numbers. */
 struct abi {
@@ -79,6 +113,13 @@ void policy_format(const struct policy *p, char *buf, size_t len);
 int set_fetch(const char *method);
 /* Pick the fetch (ioctl where the kernel has it); exits if neither works. */
 void probe_fetch(const char *prog);
+
+/*
+ * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on @listener (6.6+): a notification
+ * wakes us on the caller's CPU, our answer the caller on ours. 0, or -1
+ * with errno (EINVAL before 6.6).
+ */
+int notif_sync_wake_up(int listener);
 
 /* The kernel's notification sizes, at least ours; -1 on failure. */
 int notif_sizes(struct seccomp_notif_sizes *sizes);

@@ -1,0 +1,428 @@
+#!/bin/sh
+# boot/checks/agent-host.sh
+#   bind-agent where operators run it, on the host, as TAP in
+#   $LOGS/agent-host.log: installed by its documented command, its units
+#   checked by systemd's own tools (verify, security), started by
+#   systemd-socket-activate on a socket it did not create, with READY=1;
+#   the capabilities the unit leaves it are needed and enough, and every
+#   syscall it makes is in the unit's SystemCallFilter; its man pages
+#   lint; its JSON log and its metrics (promtool); and the kernel's fast
+#   paths (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, PIDFD_THREAD) where the
+#   host kernel has them. Needs root (the agent takes listeners from root
+#   only) with CAP_SYS_PTRACE (a container of the default docker profile
+#   lacks it: the grants then fail, and say so).
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+# The programs run as uid 1000 too: not under the cache, which may be
+# under root's home.
+W=$(mktemp -d /tmp/agent-host.XXXXXX)
+chmod 0755 "$W"
+SRC=$TOP/samples/bind-supervisor
+PREFIX=$W/prefix UNITDIR=$W/units CONFDIR=$W/etc
+AGENT=$PREFIX/sbin/bind-agent
+SOCK=$W/agent.sock
+ALOG=$W/agent.log
+# Privileged ports on the host (below its ip_unprivileged_port_start, 1024
+# by default) that nothing of the host should hold.
+P1=981 P2=982 P3=983
+agent=
+
+# wait_for CMD...: until CMD succeeds, for at most 10 s
+wait_for() {
+	_i=0
+	until "$@" >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		[ "$_i" -le 100 ] || { echo "not within 10 s: $*"; return 1; }
+		sleep 0.1
+	done
+}
+
+stop_agent() {
+	[ -n "$agent" ] || return 0
+	# strace's child, the agent (setpriv and systemd-socket-activate exec it)
+	for c in $(pgrep -P "$agent"); do kill "$c" 2>/dev/null || true; done
+	kill "$agent" 2>/dev/null || true
+	wait "$agent" 2>/dev/null || true
+	agent=
+}
+trap 'stop_agent; rm -rf "$W"' EXIT
+
+# start_agent ARGS...: the agent on $SOCK (created by it), log in $ALOG
+start_agent() {
+	stop_agent
+	rm -f "$SOCK" "$ALOG"
+	"$@" 2>"$ALOG" &
+	agent=$!
+	wait_for grep -q "listening on" "$ALOG" || { cat "$ALOG"; return 1; }
+}
+
+# client ID PROGRAM ARGS...: what a runtime does, for container ID (an
+# agent that never answers must not hang the check)
+client() {
+	_id=$1
+	shift
+	timeout 20 "$W/agent-client" "$SOCK" run --id "$_id" -- "$@"
+}
+
+build() {
+	PREFIX=$PREFIX UNITDIR=$UNITDIR CONFDIR=$CONFDIR sh "$SRC/install-agent.sh" &&
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I"$TOP/uapi" -o "$W/agent-client" \
+			"$SRC/agent-client.c" "$TOP/samples/seccomp/user-trap-helper.c" &&
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I"$TOP/uapi" -pthread \
+			-o "$W/try-bind" "$SRC/try-bind.c"
+}
+
+installed() {
+	for f in "$AGENT" "$PREFIX/share/man/man8/bind-agent.8" \
+		"$PREFIX/share/man/man8/bind-supervisor.8" "$UNITDIR/bind-agent.socket" \
+		"$UNITDIR/bind-agent.service" "$CONFDIR/bind-agent"; do
+		ls -l "$f" || return 1
+	done
+	grep "^ExecStart=$AGENT " "$UNITDIR/bind-agent.service" &&
+		[ "$(grep -cx -e "SocketMode=0600" -e "SocketUser=root" -e "ListenStream=/run/bind-agent.sock" \
+			"$UNITDIR/bind-agent.socket")" = 3 ]
+}
+
+units_verify() {
+	# Documentation=man:bind-agent(8): verify runs man(1) on it
+	MANPATH=$PREFIX/share/man systemd-analyze verify "$UNITDIR/bind-agent.socket" \
+		"$UNITDIR/bind-agent.service" 2>&1 | tee "$W/verify.out"
+	[ ! -s "$W/verify.out" ]
+}
+
+# The figure goes in docs/bind-agent.md's measurements, with its commit.
+EXPOSURE_MAX=3.0
+exposure_at_most() {
+	systemd-analyze security --offline=true "$UNITDIR/bind-agent.service" >"$W/security.out" 2>&1 || true
+	grep -v '^✓' "$W/security.out"
+	e=$(sed -n 's/.*Overall exposure level for bind-agent.service: \([0-9.]*\).*/\1/p' "$W/security.out")
+	echo "exposure: ${e:-none} (at most $EXPOSURE_MAX)"
+	[ -n "$e" ] && awk -v e="$e" -v m="$EXPOSURE_MAX" 'BEGIN { exit !(e <= m) }'
+}
+
+# notify_listener FILE: a datagram socket at $W/notify whose first
+# message goes to FILE (as systemd's NOTIFY_SOCKET), in the background
+notify_listener() {
+	rm -f "$W/notify" "$1"
+	/usr/bin/python3 - "$W/notify" "$1" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(30)
+try:
+    msg = s.recv(4096)
+except socket.timeout:
+    sys.exit(1)
+open(sys.argv[2], "wb").write(msg)
+PY
+	notifier=$!
+	wait_for test -S "$W/notify"
+}
+
+socket_activated_grant() {
+	stop_agent
+	rm -f "$SOCK"
+	notify_listener "$W/ready"
+	# (it passes on only the environment -E names)
+	systemd-socket-activate -E NOTIFY_SOCKET="$W/notify" -l "$SOCK" \
+		"$AGENT" -v --socket "$SOCK" --allow tcp:$P1 2>"$ALOG" &
+	agent=$!
+	wait_for test -S "$SOCK"
+	ls -li "$SOCK"
+	inode=$(stat -c %i "$SOCK")
+	pgrep -f "^$AGENT" && { echo "the agent runs before the first connection"; return 1; }
+	# The first client starts the agent (Accept=no), which serves it.
+	out=$(client activated "$W/try-bind" tcp $P1) || true
+	echo "$out"
+	wait "$notifier" || { echo "no notification"; return 1; }
+	sed 's/^/notified: /' "$W/ready"
+	cat "$ALOG"
+	ls -li "$SOCK"
+	# the socket systemd-socket-activate made, not one of the agent's
+	[ "$(stat -c %i "$SOCK")" = "$inode" ] && [ "$out" = "bind tcp:$P1 as uid 1000: ok" ] &&
+		grep -q "listening on $SOCK (from systemd, LISTEN_FDS)" "$ALOG" &&
+		grep -q "container activated: pid [0-9]* .*port $P1: allowed, bound" "$ALOG" &&
+		grep -qx "READY=1" "$W/ready" && grep -q "^MAINPID=$agent$" "$W/ready"
+}
+
+# activation_refused EXPECTED SETUP ARGS...: systemd-socket-activate ARGS
+# with the agent; SETUP runs on the socket before the first connection;
+# the agent must exit 1 saying EXPECTED
+activation_refused() {
+	want=$1 setup=$2
+	shift 2
+	stop_agent
+	rm -f "$SOCK" "$SOCK"2
+	systemd-socket-activate "$@" 2>"$ALOG" &
+	agent=$!
+	wait_for test -S "$SOCK"
+	$setup
+	timeout 20 "$W/agent-client" "$SOCK" silent >/dev/null 2>&1 || true
+	wait_for sh -c "! kill -0 $agent" || { stop_agent; cat "$ALOG"; return 1; }
+	rc=0
+	wait "$agent" || rc=$?
+	agent=
+	cat "$ALOG"
+	echo "exit status $rc"
+	[ "$rc" = 1 ] && grep -q "$want" "$ALOG"
+}
+world_writable() { chmod 0666 "$SOCK"; }
+nothing() { :; }
+
+foreign_listen_pid_ignored() {
+	out=$(LISTEN_PID=1 LISTEN_FDS=1 timeout 10 "$AGENT" --allow tcp:$P1 2>&1) && return 1
+	echo "$out"
+	echo "$out" | grep -q "^bind-agent: --socket is required"
+}
+
+# caps_grant CAPS EXPECTED...: the agent with bounding set CAPS (root's
+# permitted set after execve), a container's bind to tcp:$P1 says EXPECTED
+caps_grant() {
+	caps=$1 want=$2 logged=${3:-}
+	start_agent setpriv --inh-caps=-all --bounding-set=-all"$caps" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 ||
+		return 1
+	grep Cap "/proc/$agent/status" | grep -v Amb
+	out=$(client caps "$W/try-bind" tcp $P1) || true
+	echo "$out"
+	wait_for grep -q "container caps: no task" "$ALOG"
+	cat "$ALOG"
+	stop_agent
+	[ "$out" = "$want" ] && { [ -z "$logged" ] || grep -q "$logged" "$ALOG"; }
+}
+
+# expand NAME...: syscall names, with @groups expanded (they nest)
+expand() {
+	for g in "$@"; do
+		# shellcheck disable=SC2046 # one name a word
+		case $g in
+		@*) expand $(systemd-analyze syscall-filter "$g" | sed -n 's/^ \{1,\}\([@a-z0-9_-]*\)$/\1/p') ;;
+		*) echo "$g" ;;
+		esac
+	done
+}
+# The syscalls of the unit's SystemCallFilter=.
+filter_syscalls() {
+	# shellcheck disable=SC2046 # one name a word
+	expand $(sed -n 's/^SystemCallFilter=//p' "$UNITDIR/bind-agent.service") | sort -u
+}
+
+# Every syscall of the agent, from start to serving a TCP grant, a UDP
+# grant (the held-port probe), a refusal and a syscall other than bind,
+# with the JSON log and the metrics, is in the unit's filter; every
+# socket it creates is of a family RestrictAddressFamilies= leaves it.
+syscalls_in_unit_filter() {
+	start_agent strace -f -qq -o "$W/strace.out" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 \
+		--allow udp:$P3 --log-format json --metrics "$W/strace.prom" || return 1
+	client s1 "$W/try-bind" tcp $P1
+	client s2 "$W/try-bind" udp $P3
+	client s3 "$W/try-bind" tcp $P2 || true
+	timeout 20 "$W/agent-client" "$SOCK" run --id s4 --listen -- /usr/bin/python3 -c "import socket; socket.socket().listen()" >/dev/null 2>&1 || true
+	wait_for grep -q "container s4: no task" "$ALOG"
+	sleep 1.5	# a metrics rewrite
+	stop_agent
+	cp "$ALOG" "$W/strace-agent.log"
+	filter_syscalls >"$W/filter.list"
+	sed -n 's/^[0-9]\{1,\} \{1,\}\([a-z0-9_]*\)(.*/\1/p' "$W/strace.out" | sort -u >"$W/used.list"
+	echo "syscalls made: $(tr '\n' ' ' <"$W/used.list")"
+	echo "socket families: $(sed -n 's/.* socket(\(AF_[A-Z0-9]*\),.*/\1/p' "$W/strace.out" | sort -u | tr '\n' ' ')"
+	missing=$(comm -23 "$W/used.list" "$W/filter.list")
+	[ -z "$missing" ] || { echo "not in the unit's SystemCallFilter: $missing"; return 1; }
+	[ -s "$W/used.list" ] || return 1
+	# restart_syscall is the kernel's, never filtered
+	! sed -n 's/.* socket(\(AF_[A-Z0-9]*\),.*/\1/p' "$W/strace.out" | grep -vx -e AF_UNIX -e AF_INET -e AF_INET6
+}
+
+man_lints() {
+	groff -man -ww -z "$1" >"$W/man-lint" 2>&1
+	MANWIDTH=80 man -l "$1" 2>>"$W/man-lint" >"$W/man-rendered"
+	cat "$W/man-lint"
+	echo "rendered: $(wc -l <"$W/man-rendered") lines"
+	[ ! -s "$W/man-lint" ] && [ -s "$W/man-rendered" ]
+}
+
+# The man page's OPTIONS are the usage text's options.
+man_options_match() {
+	"$AGENT" --help | grep -oE -- '--[a-z-]+' | grep -vx -- --help | sort -u >"$W/usage.opts"
+	sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$TOP/docs/man/bind-agent.8" | sed -n 's/^\.[BI]*R* *\\-\\-\([a-z\\-]*\).*/--\1/p' |
+		sed 's/\\//g' | sort -u >"$W/man.opts"
+	echo "usage: $(tr '\n' ' ' <"$W/usage.opts")"
+	echo "man page: $(tr '\n' ' ' <"$W/man.opts")"
+	cmp "$W/usage.opts" "$W/man.opts"
+}
+
+# json_decisions: the agent with --log-format json; a grant, a refusal and
+# an unprivileged port; each decision line parses, with every member.
+json_agent() {
+	start_agent "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 --log-format json \
+		--metrics "$W/metrics.prom" || return 1
+	client web "$W/try-bind" tcp $P1 >/dev/null
+	client web "$W/try-bind" tcp $P2 >/dev/null || true
+	client web "$W/try-bind" tcp 8080 >/dev/null
+	wait_for logged 3 'container web: no task' && cp "$ALOG" "$W/json.log"
+}
+# logged N PATTERN: the agent's log has N lines with PATTERN
+logged() { [ "$(grep -c "$2" "$ALOG")" = "$1" ]; }
+json_decisions() {
+	json_agent || return 1
+	cat "$W/json.log"
+	/usr/bin/python3 - "$W/json.log" "$P1" "$P2" <<'PY'
+import json, sys
+keys = {"time", "container", "pid", "abi", "audit_arch", "nr", "syscall", "family",
+        "protocol", "port", "decision", "errno", "error", "reason", "fetch", "latency_us"}
+got = []
+for line in open(sys.argv[1]):
+    if line.startswith("{"):
+        d = json.loads(line)
+        assert set(d) == keys, "members: %s" % sorted(set(d) ^ keys)
+        got.append((d["decision"], d["port"], d["errno"], d["error"], d["container"],
+                    d["syscall"], d["family"]))
+        assert d["latency_us"] >= 0 and d["time"].endswith("Z")
+p1, p2 = int(sys.argv[2]), int(sys.argv[3])
+want = [("granted", p1, 0, None, "web", "bind", "AF_INET"),
+        ("refused", p2, 13, "EACCES", "web", "bind", "AF_INET"),
+        ("continued", 8080, 0, None, "web", "bind", "AF_INET")]
+print("decisions:", got)
+assert got == want, "want %s" % want
+PY
+}
+
+text_without_json() {
+	start_agent "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 || return 1
+	client web "$W/try-bind" tcp $P1
+	wait_for grep -q "container web: no task" "$ALOG"
+	cat "$ALOG"
+	! grep -q '^{' "$ALOG" && grep -q "container web: pid [0-9]* .*port $P1: allowed, bound" "$ALOG"
+}
+
+metrics_valid() {
+	[ -s "$W/metrics.prom" ] || { echo "no $W/metrics.prom"; return 1; }
+	promtool check metrics <"$W/metrics.prom"
+}
+
+# metric NAME: its value in the file
+metric() { awk -v n="$1" '$1 == n { print $2 }' "$W/metrics.prom"; }
+metric_is() { [ "$(metric "$1")" = "$2" ]; }
+metrics_count() {
+	wait_for metric_is bind_agent_notifications_total 3 || { cat "$W/metrics.prom"; return 1; }
+	grep -v '^#' "$W/metrics.prom" | grep -v _bucket
+	[ "$(metric bind_agent_grants_total)" = 1 ] && [ "$(metric bind_agent_refusals_total)" = 1 ] &&
+		[ "$(metric bind_agent_continued_total)" = 1 ] && [ "$(metric bind_agent_errors_total)" = 0 ] &&
+		[ "$(metric 'bind_agent_decision_seconds_bucket{le="+Inf"}')" = 3 ] &&
+		[ "$(metric bind_agent_decision_seconds_count)" = 3 ] &&
+		[ "$(metric bind_agent_containers)" = 0 ] &&
+		! grep -q 'container="web"' "$W/metrics.prom"
+}
+
+# A container served now has its own series, valid for promtool.
+metrics_per_container() {
+	client box sh -c "'$W/try-bind' tcp $P1 && '$W/try-bind' tcp $P2; sleep 4" >"$W/box.out" 2>&1 &
+	boxpid=$!
+	wait_for grep -q 'bind_agent_container_refusals_total{container="box"} 1' "$W/metrics.prom" ||
+		{ cat "$W/metrics.prom"; kill "$boxpid"; return 1; }
+	grep 'container="box"' "$W/metrics.prom" | grep -v _bucket
+	promtool check metrics <"$W/metrics.prom" || { kill "$boxpid"; return 1; }
+	r=0
+	[ "$(metric 'bind_agent_container_grants_total{container="box"}')" = 1 ] &&
+		[ "$(metric 'bind_agent_container_decision_seconds_count{container="box"}')" = 2 ] &&
+		[ "$(metric bind_agent_containers)" = 1 ] && [ "$(metric bind_agent_grants_total)" = 2 ] || r=1
+	wait "$boxpid"
+	wait_for sh -c "! grep -q 'container=\"box\"' '$W/metrics.prom'" || r=1
+	return $r
+}
+
+metrics_unwritable() {
+	out=$(timeout 10 "$AGENT" --socket "$SOCK" --allow tcp:$P1 --metrics /proc/bind-agent.prom 2>&1) && return 1
+	rc=$?
+	echo "$out (exit status $rc)"
+	[ $rc = 1 ] && echo "$out" | grep -q "^bind-agent: --metrics /proc/bind-agent.prom: "
+}
+
+# The kernel's fast paths are expected by the running kernel's version
+# (this host's 6.18 has both; a CI runner's may not).
+KV=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+sync_wake_up_set() {
+	grep "SYNC_WAKE_UP" "$ALOG"
+	if [ "$KV" -ge 6006 ]; then
+		grep -q "container web: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP set on its listener" "$ALOG"
+	else
+		grep -q "container web: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP not set: Invalid argument" "$ALOG"
+	fi
+}
+thread_pidfd_fetch() {
+	grep '"decision":"granted"' "$W/json.log" | grep -o '"fetch":"[^"]*"'
+	grep 'pidfd_open(\|kcmp(' "$W/strace.out"
+	if [ "$KV" -ge 6009 ]; then
+		grep '"decision":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, thread pidfd"' &&
+			grep -q 'pidfd_open([0-9]*, \(O_EXCL\|PIDFD_THREAD\|0x80\)\>' "$W/strace.out" &&
+			! grep -q 'kcmp(' "$W/strace.out"
+	else
+		grep '"decision":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, process pidfd + kcmp"' &&
+			grep -q 'kcmp(' "$W/strace.out"
+	fi
+}
+# A thread with its own fd table binds its own UDP socket at fd N (the
+# leader's fd N is TCP): through its thread pidfd that socket is the one
+# fetched and granted; the Tgid path refuses it (kcmp: not the process's).
+own_table_grant() {
+	start_agent "$AGENT" -v --socket "$SOCK" --allow udp:$P3 --allow tcp:$P1 --log-format json ||
+		return 1
+	out=$(client own "$W/try-bind" --own-files udp $P3) || true
+	echo "$out"
+	wait_for grep -q "container own: no task" "$ALOG"
+	grep '^{' "$ALOG"
+	if [ "$KV" -lt 6009 ]; then
+		[ "$out" = "bind udp:$P3 as uid 1000: Permission denied" ] &&
+			grep -q '"reason":"the calling thread has an fd table of its own' "$ALOG"
+		return
+	fi
+	[ "$out" = "bind udp:$P3 as uid 1000: ok" ] &&
+		grep -q '"protocol":"udp","port":'$P3',"decision":"granted"' "$ALOG"
+}
+
+step "bind-agent on the host: units, socket activation, logs, metrics"
+host_begin "$LOGS/agent-host.log" agent-host
+[ "$(id -u)" = 0 ] || die "run as root: the agent takes listeners from root only"
+mkdir -p "$LOGS"
+build >"$LOGS/agent-host-build.log" 2>&1 ||
+	{ cat "$LOGS/agent-host-build.log"; die "cannot build bind-agent (log: $LOGS/agent-host-build.log)"; }
+host_case units "install-agent.sh-installs-the-agent-man-pages-units-and-options" installed
+host_case units "systemd-analyze-verify-passes-the-socket-and-the-service" units_verify
+host_case units "systemd-analyze-security-exposure-of-the-service-is-at-most-$EXPOSURE_MAX" exposure_at_most
+host_case activation "systemd-socket-activate-starts-the-agent-on-its-socket-and-a-container-is-granted" \
+	socket_activated_grant
+host_case activation "a-passed-socket-others-may-connect-to-is-refused" \
+	activation_refused "is mode 0666 owned by uid 0: want it owned by root, writable by no one else" \
+	world_writable -l "$SOCK" "$AGENT" --allow tcp:$P1
+host_case activation "two-passed-sockets-are-refused" \
+	activation_refused "LISTEN_FDS is '2': want 1" nothing -l "$SOCK" -l "$SOCK"2 "$AGENT" --allow tcp:$P1
+host_case activation "a-passed-socket-that-is-not-the-one-socket-names-is-refused" \
+	activation_refused "the socket passed is $SOCK, --socket says $W/elsewhere.sock" nothing \
+	-l "$SOCK" "$AGENT" --socket "$W/elsewhere.sock" --allow tcp:$P1
+host_case activation "listen-fds-for-another-pid-are-ignored" foreign_listen_pid_ignored
+host_case capabilities "with-only-cap-net-bind-service-and-cap-sys-ptrace-a-container-is-granted" \
+	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: ok"
+host_case capabilities "without-cap-sys-ptrace-it-cannot-read-the-callers-address-eacces" \
+	caps_grant ",+net_bind_service" "bind tcp:$P1 as uid 1000: Permission denied" \
+	"port 0: not a bind we can read: the kernel answers"
+host_case capabilities "without-cap-net-bind-service-the-agents-bind-fails-eacces" \
+	caps_grant ",+sys_ptrace" "bind tcp:$P1 as uid 1000: Permission denied" \
+	"allowed, bind failed: Permission denied"
+host_case capabilities "every-syscall-of-the-agent-is-in-the-units-systemcallfilter" syscalls_in_unit_filter
+host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8"
+host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8"
+host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match
+host_case log "log-format-json-each-decision-is-one-object-with-every-member" json_decisions
+host_case metrics "promtool-check-metrics-passes-the-metrics-file" metrics_valid
+host_case metrics "the-totals-count-one-grant-one-refusal-one-continued" metrics_count
+host_case metrics "a-container-served-now-has-its-own-series-gone-once-done" metrics_per_container
+host_case metrics "a-metrics-file-it-cannot-write-stops-it-at-start" metrics_unwritable
+host_case log "without-log-format-json-the-text-log-is-unchanged" text_without_json
+step "the host kernel is $(uname -r): expecting SYNC_WAKE_UP $([ "$KV" -ge 6006 ] && echo set || echo "not set"), $([ "$KV" -ge 6009 ] && echo 'thread pidfds' || echo 'process pidfds + kcmp')"
+host_case kernel "sync-wake-up-is-set-on-6.6-and-later-said-not-set-before" sync_wake_up_set
+host_case kernel "a-grant-fetches-through-a-thread-pidfd-on-6.9-and-later-process-pidfd-and-kcmp-before" \
+	thread_pidfd_fetch
+host_case kernel "a-thread-with-its-own-fd-table-is-granted-its-own-socket-on-6.9-and-later-refused-before" \
+	own_table_grant
+stop_agent
+host_end
