@@ -138,13 +138,31 @@ ioctl_range_is_free() {
 	set -- $range
 	[ $# = 2 ] || set -- "$1" "$1"
 	echo "reserved: 'p' $1-$2"
-	nr=$(sed -n "s/^#define PIDFD_IOCTL_GETFD _IOW(PIDFD_IOC_MAGIC, \(0x[0-9a-f]*\),.*/\1/p" \
+	nr=$(sed -n "s/^#define PIDFD_IOCTL_GETFD _IOW('p', \(0x[0-9a-f]*\),.*/\1/p" \
 		"$KSRC/include/uapi/linux/pidfd.h")
 	[ -n "$nr" ] && [ $((nr)) -ge $((0x$1)) ] && [ $((nr)) -le $((0x$2)) ] ||
 		{ echo "PIDFD_IOCTL_GETFD's number '$nr' is not in $1-$2"; return 1; }
 	used=$(p_ioctls_in "$1" "$2")
 	[ -z "$used" ] || { echo "used by other headers:"; echo "$used"; return 1; }
 	echo "no other uapi header uses 'p' $1-$2"
+}
+
+# 'p' 0xb0 is spelled out, with no PIDFD_IOC_MAGIC-style macro, so that the
+# usual grep for a type's users finds the command.
+uapi_spells_the_command_out() {
+	h=$KSRC/include/uapi/linux/pidfd.h
+	echo "PIDFD_IOC_MAGIC in linux/pidfd.h: $(grep -c PIDFD_IOC_MAGIC "$h")"
+	! grep -q PIDFD_IOC_MAGIC "$h" &&
+		grep -n "^#define PIDFD_IOCTL_GETFD _IOW('p', 0xb0, struct pidfd_getfd_args)\$" "$h"
+}
+
+# Where pidfs keeps the one list of its valid commands (pidfs_ioctl_valid(),
+# 6.12), the command is matched in it.
+pidfs_lists_the_command() {
+	f=$KSRC/fs/pidfs.c
+	grep -q '^static bool pidfs_ioctl_valid(' "$f" 2>/dev/null ||
+		{ echo "no pidfs_ioctl_valid() in this base: nothing to check"; return 0; }
+	sed -n '/^static bool pidfs_ioctl_valid(/,/^}/p' "$f" | grep -n 'pidfd_ioctl_is_getfd(cmd)'
 }
 
 # The check can fail: linux/pr.h's 'p' 0xC8-0xCD are in C0-CF.
@@ -208,6 +226,8 @@ host_case series "every-added-file-has-a-maintainers-entry" added_files_are_main
 host_case series "uapi-linux-pidfd.h-is-the-patched-tree's-$UAPI_COMPARE" uapi_copy_identical
 host_case series "the-reserved-ioctl-number-is-used-by-no-other-uapi-header" ioctl_range_is_free
 host_case series "the-range-check-finds-linux-pr.h-in-p-C0-CF" range_check_finds_pr_h
+host_case series "the-uapi-header-spells-out-p-0xb0" uapi_spells_the_command_out
+host_case series "pidfs-ioctl-valid-lists-the-command" pidfs_lists_the_command
 host_case series "selftests-and-samples-are-the-patched-tree's" sources_match_the_series
 command -v sparse >/dev/null || die "sparse missing (make deps)"
 prepare_sparse_pristine
