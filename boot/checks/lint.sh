@@ -11,17 +11,22 @@ set -eu
 load_arch "${1:?usage: $0 ARCH}"
 WT=$BCACHE/wt
 
+# Each series (boot/lib.sh series_dirs) lists exactly the patches beside
+# it and has a cover letter.
 series_files_match() {
 	rc=0
 	for p in $(series_patches); do
 		[ -f "$PATCHES/$p" ] || { echo "series names missing $p"; rc=1; }
 	done
-	for f in "$PATCHES"/*.patch; do
-		p=$(basename "$f")
-		case $p in 0000-cover-letter.patch) continue ;; esac
-		series_patches | grep -qxF "$p" || { echo "$p is not in series"; rc=1; }
+	for s in $(series_dirs); do
+		for f in "$PATCHES/$s"/*.patch; do
+			p=${f#"$PATCHES"/}; p=${p#./}
+			case $p in *0000-cover-letter.patch) continue ;; esac
+			series_patches | grep -qxF "$p" || { echo "$p is not in $s/series"; rc=1; }
+		done
+		[ -f "$PATCHES/$s/0000-cover-letter.patch" ] || { echo "no cover letter in $s"; rc=1; }
+		echo "$s: $(grep -c '^[0-9]' "$PATCHES/$s/series") patches"
 	done
-	[ -f "$PATCHES/0000-cover-letter.patch" ] || { echo "no cover letter"; rc=1; }
 	return $rc
 }
 
@@ -37,9 +42,14 @@ applies_with_git_am() {
 applies_with_quilt() {
 	sh "$TOP/boot/kernel/tree.sh" worktree "$WT/quilt" pristine
 	git -C "$WT/quilt" clean -fdxq
-	(cd "$WT/quilt" && QUILT_PATCHES="$PATCHES" QUILT_PC=.pc \
-		quilt push -a --fuzz=0) || return 1
-	rm -rf "$WT/quilt/.pc"
+	# One quilt series after the other, each with its own .pc.
+	n=0
+	for s in $(series_dirs); do
+		n=$((n + 1))
+		(cd "$WT/quilt" && QUILT_PATCHES="$PATCHES/$s" QUILT_PC=.pc$n \
+			quilt push -a --fuzz=0) || return 1
+	done
+	rm -rf "$WT/quilt"/.pc*
 	git -C "$WT/quilt" add -A -f .
 	git -C "$WT/quilt" diff --cached --stat series --
 	git -C "$WT/quilt" diff --cached --quiet series -- ||
