@@ -48,9 +48,9 @@
  * build of one of them.  Name the newest _SIZE_VER* here.
  */
 static_assert(sizeof(struct pidfd_getfd_args) == PIDFD_GETFD_ARGS_SIZE_VER0,
-	       "struct pidfd_getfd_args differs from its newest version");
+	      "struct pidfd_getfd_args differs from its newest version");
 static_assert(_IOC_SIZE(PIDFD_IOCTL_GETFD) == sizeof(struct pidfd_getfd_args),
-	       "PIDFD_IOCTL_GETFD does not encode the struct's size");
+	      "PIDFD_IOCTL_GETFD does not encode the struct's size");
 
 /*
  * linux/pidfd.h includes linux/fcntl.h, whose struct flock clashes with
