@@ -188,7 +188,19 @@ host_end() {
 	echo "@@@ DONE" >>"$HOST_LOG"
 }
 
-# series_patches: the patch files the base's quilt series file lists, in order.
+# series_dirs: the base's series, in the order they apply, as folders
+# relative to $PATCHES, each with its own quilt series file and cover
+# letter: the series itself (.), then each one of SERIES_ON_TOP (base.conf).
+series_dirs() {
+	echo .
+	for _s in ${SERIES_ON_TOP:-}; do echo "$_s"; done
+}
+
+# series_patches: the patch files of every series of the base, in the order
+# they apply, relative to $PATCHES ("0001-x.patch", "samples/0001-y.patch").
 series_patches() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series" | awk '{print $1}'
+	for _s in $(series_dirs); do
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/$_s/series" |
+			awk -v d="$_s/" '{ print (d == "./" ? "" : d) $1 }'
+	done
 }

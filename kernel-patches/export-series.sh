@@ -1,19 +1,26 @@
 #!/bin/sh
-# kernel-patches/export-series.sh KERNEL-GIT-DIR [BASE]
-#   For maintainers: rewrite kernel-patches/ from the commits BASE..HEAD
-#   (default BASE: pristine) of a kernel work tree, keeping the subject and
-#   text of the current cover letter, and the series file in commit order.
+# kernel-patches/export-series.sh KERNEL-GIT-DIR FROM TO [DIR]
+#   For maintainers: rewrite one series of the base (PIDFD_GETFD_BASE, as
+#   'make BASE=...' sets it) from the commits FROM..TO of a kernel work tree.
+#   DIR is the series' folder under the base's series folder: '.' (the
+#   default) for PIDFD_IOCTL_GETFD itself, 'samples' for the seccomp samples
+#   that apply on top of it (boot/lib.sh series_dirs).  The subject and text
+#   of the current cover letter and the header comment of the series file
+#   are kept; the series file lists the patches in commit order.
 set -eu
 . "$(dirname "$0")/../boot/lib.sh"
-dir=${1:?usage: $0 KERNEL-GIT-DIR [BASE]}
-base=${2:-pristine}
-out=$TOP/kernel-patches
+usage="usage: $0 KERNEL-GIT-DIR FROM TO [DIR]"
+dir=${1:?$usage} from=${2:?$usage} to=${3:?$usage}
+out=$PATCHES/${4:-.}
 old=$(mktemp)
+head=$(mktemp)
 cp "$out/0000-cover-letter.patch" "$old"
+grep '^#' "$out/series" >"$head"
 rm -f "$out"/0*.patch
 # The cover letter's From: is the series' author, not whoever runs this.
-git -C "$dir" -c user.name="$(git -C "$dir" log -1 --format=%an)" \
-	-c user.email="$(git -C "$dir" log -1 --format=%ae)" format-patch -q --cover-letter --no-signature --zero-commit -o "$out" "$base..HEAD"
+git -C "$dir" -c user.name="$(git -C "$dir" log -1 --format=%an "$to")" \
+	-c user.email="$(git -C "$dir" log -1 --format=%ae "$to")" format-patch -q --cover-letter \
+	--no-signature --zero-commit -o "$out" "$from..$to"
 python3 - "$old" "$out/0000-cover-letter.patch" <<'PY'
 import re, sys
 old, new = open(sys.argv[1]).read(), open(sys.argv[2]).read()
@@ -24,10 +31,9 @@ new = new.replace('*** SUBJECT HERE ***', subj).replace('*** BLURB HERE ***\n\n'
 new = re.sub(r'^Date: .*$', re.search(r'^Date: .*$', old, re.M).group(0), new, count=1, flags=re.M)
 open(sys.argv[2], 'w').write(new)
 PY
-rm -f "$old"
 {
-	echo "# PIDFD_IOCTL_GETFD, against Debian linux-source-6.1. Applied in this order by"
-	echo "# boot/kernel/tree.sh (git am) and by 'quilt push -a'."
+	cat "$head"
 	(cd "$out" && ls 0*.patch | grep -v '^0000-cover-letter.patch$')
 } >"$out/series"
-step "kernel-patches/ rewritten from $dir ($base..HEAD)"
+rm -f "$old" "$head"
+step "$out rewritten from $dir ($from..$to)"

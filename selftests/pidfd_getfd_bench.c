@@ -293,7 +293,7 @@ static int op_ioctl_enotty(void)
 {
 	struct pidfd_getfd_args args = { .size = sizeof(args), .fd = plain.fd };
 	/* Our number with the wrong direction: the handler says ENOTTY. */
-	unsigned int unknown = _IOWR(PIDFD_IOC_MAGIC, 0xb0, struct pidfd_getfd_args);
+	unsigned int unknown = _IOWR('p', 0xb0, struct pidfd_getfd_args);
 
 	return fails_with(ioctl(plain.pidfd, unknown, &args), ENOTTY);
 }

@@ -74,6 +74,30 @@ untested_errnos_are_documented_and_untested() {
 	return $rc
 }
 
+# The errno sets above can agree while a row means the wrong thing: what a
+# kernel without the series answers differs by base (UNKNOWN_IOCTL_ERRNO in
+# boot/base/BASE/base.conf: ENOTTY on 6.1, EINVAL on 6.12). For each base,
+# an entry of the man page's ERRORS for that errno must say that the kernel
+# does not have PIDFD_IOCTL_GETFD.
+man_entries() { # ERRNO [PAGE]: the text of PAGE's ERRORS entries for ERRNO
+	awk -v e="$1" '/^\.SH ERRORS/ { f = 1; next } f && /^\.SH / { exit }
+		f && /^\.TP/ { getline; cur = $0; next } f && cur == ".B " e' "${2:-$MAN}" | tr '\n' ' '
+}
+unpatched_errno_per_base_is_documented() {
+	rc=0
+	for b in $(known_bases); do
+		# shellcheck disable=SC1090,SC2086
+		e=$(. "$TOP/boot/base/$b/base.conf" && set -- $UNKNOWN_IOCTL_ERRNO && echo "$1")
+		if man_entries "$e" "${1:-$MAN}" | grep -q 'does not have .*PIDFD_IOCTL_GETFD'; then
+			echo "$b: a kernel without the series answers $e; the man page's $e entry says so"
+		else
+			echo "$b: a kernel without the series answers $e; no $e entry of the man page says so"
+			rc=1
+		fi
+	done
+	return $rc
+}
+
 # Every path of this repository that README.md and docs/harness.md name in
 # backquotes exists; ARCH, BASE, FLAVOUR and SUITE stand for any arch,
 # base, flavour and suite (the first of each is tried), NEW for one to add.
@@ -101,6 +125,8 @@ host_case docs "man-page-errors-are-what-the-selftests-assert" \
 	errnos_match "man page (less $UNTESTED_ERRNOS)" man_tested_errnos "selftests" selftest_errnos
 host_case docs "man-page-errors-no-test-asserts-are-eacces-and-eintr" \
 	untested_errnos_are_documented_and_untested
+host_case docs "man-page-names-each-bases-errno-for-a-kernel-without-the-series" \
+	unpatched_errno_per_base_is_documented
 host_case docs "man-page-errors-are-the-cover-letters" \
 	errnos_match "man page" man_errnos "cover letter" cover_errnos
 host_case docs "man-page-errors-are-the-userspace-api-pages" \

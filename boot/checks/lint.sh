@@ -11,17 +11,22 @@ set -eu
 load_arch "${1:?usage: $0 ARCH}"
 WT=$BCACHE/wt
 
+# Each series (boot/lib.sh series_dirs) lists exactly the patches beside
+# it and has a cover letter.
 series_files_match() {
 	rc=0
 	for p in $(series_patches); do
 		[ -f "$PATCHES/$p" ] || { echo "series names missing $p"; rc=1; }
 	done
-	for f in "$PATCHES"/*.patch; do
-		p=$(basename "$f")
-		case $p in 0000-cover-letter.patch) continue ;; esac
-		series_patches | grep -qxF "$p" || { echo "$p is not in series"; rc=1; }
+	for s in $(series_dirs); do
+		for f in "$PATCHES/$s"/*.patch; do
+			p=${f#"$PATCHES"/}; p=${p#./}
+			case $p in *0000-cover-letter.patch) continue ;; esac
+			series_patches | grep -qxF "$p" || { echo "$p is not in $s/series"; rc=1; }
+		done
+		[ -f "$PATCHES/$s/0000-cover-letter.patch" ] || { echo "no cover letter in $s"; rc=1; }
+		echo "$s: $(grep -c '^[0-9]' "$PATCHES/$s/series") patches"
 	done
-	[ -f "$PATCHES/0000-cover-letter.patch" ] || { echo "no cover letter"; rc=1; }
 	return $rc
 }
 
@@ -37,9 +42,14 @@ applies_with_git_am() {
 applies_with_quilt() {
 	sh "$TOP/boot/kernel/tree.sh" worktree "$WT/quilt" pristine
 	git -C "$WT/quilt" clean -fdxq
-	(cd "$WT/quilt" && QUILT_PATCHES="$PATCHES" QUILT_PC=.pc \
-		quilt push -a --fuzz=0) || return 1
-	rm -rf "$WT/quilt/.pc"
+	# One quilt series after the other, each with its own .pc.
+	n=0
+	for s in $(series_dirs); do
+		n=$((n + 1))
+		(cd "$WT/quilt" && QUILT_PATCHES="$PATCHES/$s" QUILT_PC=.pc$n \
+			quilt push -a --fuzz=0) || return 1
+	done
+	rm -rf "$WT/quilt"/.pc*
 	git -C "$WT/quilt" add -A -f .
 	git -C "$WT/quilt" diff --cached --stat series --
 	git -C "$WT/quilt" diff --cached --quiet series -- ||
@@ -138,13 +148,31 @@ ioctl_range_is_free() {
 	set -- $range
 	[ $# = 2 ] || set -- "$1" "$1"
 	echo "reserved: 'p' $1-$2"
-	nr=$(sed -n "s/^#define PIDFD_IOCTL_GETFD _IOW(PIDFD_IOC_MAGIC, \(0x[0-9a-f]*\),.*/\1/p" \
+	nr=$(sed -n "s/^#define PIDFD_IOCTL_GETFD _IOW('p', \(0x[0-9a-f]*\),.*/\1/p" \
 		"$KSRC/include/uapi/linux/pidfd.h")
 	[ -n "$nr" ] && [ $((nr)) -ge $((0x$1)) ] && [ $((nr)) -le $((0x$2)) ] ||
 		{ echo "PIDFD_IOCTL_GETFD's number '$nr' is not in $1-$2"; return 1; }
 	used=$(p_ioctls_in "$1" "$2")
 	[ -z "$used" ] || { echo "used by other headers:"; echo "$used"; return 1; }
 	echo "no other uapi header uses 'p' $1-$2"
+}
+
+# 'p' 0xb0 is spelled out, with no PIDFD_IOC_MAGIC-style macro, so that the
+# usual grep for a type's users finds the command.
+uapi_spells_the_command_out() {
+	h=$KSRC/include/uapi/linux/pidfd.h
+	echo "PIDFD_IOC_MAGIC in linux/pidfd.h: $(grep -c PIDFD_IOC_MAGIC "$h")"
+	! grep -q PIDFD_IOC_MAGIC "$h" &&
+		grep -n "^#define PIDFD_IOCTL_GETFD _IOW('p', 0xb0, struct pidfd_getfd_args)\$" "$h"
+}
+
+# Where pidfs keeps the one list of its valid commands (pidfs_ioctl_valid(),
+# 6.12), the command is matched in it.
+pidfs_lists_the_command() {
+	f=$KSRC/fs/pidfs.c
+	grep -q '^static bool pidfs_ioctl_valid(' "$f" 2>/dev/null ||
+		{ echo "no pidfs_ioctl_valid() in this base: nothing to check"; return 0; }
+	sed -n '/^static bool pidfs_ioctl_valid(/,/^}/p' "$f" | grep -n 'pidfd_ioctl_is_getfd(cmd)'
 }
 
 # The check can fail: linux/pr.h's 'p' 0xC8-0xCD are in C0-CF.
@@ -208,6 +236,8 @@ host_case series "every-added-file-has-a-maintainers-entry" added_files_are_main
 host_case series "uapi-linux-pidfd.h-is-the-patched-tree's-$UAPI_COMPARE" uapi_copy_identical
 host_case series "the-reserved-ioctl-number-is-used-by-no-other-uapi-header" ioctl_range_is_free
 host_case series "the-range-check-finds-linux-pr.h-in-p-C0-CF" range_check_finds_pr_h
+host_case series "the-uapi-header-spells-out-p-0xb0" uapi_spells_the_command_out
+host_case series "pidfs-ioctl-valid-lists-the-command" pidfs_lists_the_command
 host_case series "selftests-and-samples-are-the-patched-tree's" sources_match_the_series
 command -v sparse >/dev/null || die "sparse missing (make deps)"
 prepare_sparse_pristine

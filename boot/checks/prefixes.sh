@@ -20,7 +20,7 @@ for p in $(series_patches); do
 	step "prefix $n/$total: $p"
 	sh "$TOP/boot/kernel/tree.sh" am "$wt" "$PATCHES/$p"
 	for a in "$@"; do
-		host_case "prefix-builds" "$a-$(printf %02d $n)-${p%.patch}" \
+		host_case "prefix-builds" "$a-$(printf %02d $n)-$(echo "${p%.patch}" | tr / -)" \
 			sh "$TOP/boot/kernel/build.sh" -s "$wt" -o "$BCACHE/prefixes/build/$a" "$a"
 	done
 done

@@ -33,13 +33,14 @@ extract() {
 }
 
 stamp() {
-	(cd "$PATCHES" && cat series $(series_patches)) | sha256sum | cut -d' ' -f1
+	(cd "$PATCHES" && for s in $(series_dirs); do cat "$s/series"; done &&
+		cat $(series_patches)) | sha256sum | cut -d' ' -f1
 }
 
 apply() {
 	want=$(stamp)
 	[ "$(cat "$BCACHE/series.stamp" 2>/dev/null)" = "$want" ] && return 0
-	step "applying $SERIES/series ($(series_patches | wc -l) patches)"
+	step "applying $(series_dirs | sed "s|^|$SERIES/|; s|/\.\$||; s|\$|/series|" | tr '\n' ' ')($(series_patches | wc -l) patches)"
 	rm -f "$BCACHE/series.stamp"
 	# Apply in a scratch work tree, then move the build tree to the result:
 	# git touches only the files that differ, so builds stay incremental.

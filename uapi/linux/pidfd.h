@@ -22,7 +22,12 @@
  *
  * The size bits of PIDFD_IOCTL_GETFD are the struct's version.  Later
  * versions may only append fields; the kernel accepts a larger struct as
- * long as every byte it does not know is zero.
+ * long as every byte it does not know is zero.  A later version must have
+ * the same size and layout on every ABI (so that the compat path reads
+ * what a 32-bit caller wrote): its size is a multiple of 8, every field
+ * is naturally aligned, and a gap is an explicit, zeroed padding field,
+ * never an implicit hole.  A first __u64, for example, goes after a
+ * __u32 pad at offset 12, which makes version 1 24 bytes.
  */
 struct pidfd_getfd_args {
 	__u32 size;
@@ -32,7 +37,6 @@ struct pidfd_getfd_args {
 
 #define PIDFD_GETFD_ARGS_SIZE_VER0 12	/* sizeof first published struct */
 
-#define PIDFD_IOC_MAGIC 'p'
-#define PIDFD_IOCTL_GETFD _IOW(PIDFD_IOC_MAGIC, 0xb0, struct pidfd_getfd_args)
+#define PIDFD_IOCTL_GETFD _IOW('p', 0xb0, struct pidfd_getfd_args)
 
 #endif /* _UAPI_LINUX_PIDFD_H */
