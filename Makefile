@@ -46,21 +46,23 @@ guest_logs = $(foreach a,$(ARCHES),$(LOGS)/$(a)-$(1).log)
 baseline_logs = $(foreach a,$(ARCHES),$(LOGS)/baseline-$(a).log)
 oci_logs = $(foreach a,$(OCI_ARCHES),$(LOGS)/$(a)-oci.log)
 CHECK_LOGS = $(call guest_logs,check) $(baseline_logs) $(oci_logs) \
-	$(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log
+	$(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log $(LOGS)/agent-host.log
 
 .PHONY: help deps tree kernel initramfs check check-guest check-patched \
-	check-lint check-docs check-harness check-prefixes check-debug check-oci \
+	check-lint check-docs check-harness check-agent-host check-prefixes check-debug check-oci \
 	bench bench-plot demo shell clean docs
 
 help:
 	@echo 'make demo                  boot every arch and run the samples'
-	@echo 'make check                 the four below, one verdict (the CI test)'
+	@echo 'make check                 the five below, one verdict (the CI test)'
 	@echo '  make check-guest         the guest suites on every arch and ABI, and the'
 	@echo '                           pristine-kernel baseline'
 	@echo '  make check-lint          the series without booting: git am, quilt,'
 	@echo '                           checkpatch, uapi, ioctl number, sparse, -fanalyzer'
 	@echo '  make check-docs          man page, userspace-api page, errno lists'
 	@echo '  make check-harness       the harness self-test: what must fail does'
+	@echo '  make check-agent-host    bind-agent on the host: systemd units, socket'
+	@echo '                           activation, json log, metrics (promtool)'
 	@echo 'make check-patched         the guest suites on the patched kernels only'
 	@echo 'make check-prefixes        every prefix of the series builds, every arch'
 	@echo 'make check-debug           KASAN/lockdep/kmemleak/fault-injection kernel:'
@@ -100,7 +102,8 @@ initramfs: deps
 # Each step replaces its own log; the verdict reads the list above, so a
 # step that did not run leaves a missing (or old, already judged) log.
 check: deps
-	@rm -f $(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log $(baseline_logs)
+	@rm -f $(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log $(LOGS)/agent-host.log \
+		$(baseline_logs)
 	@$(call guest,$(ARCHES))
 	@$(call boot,check,$(ARCHES))
 	@$(oci)
@@ -108,6 +111,7 @@ check: deps
 	@sh boot/checks/lint.sh $(SHELL_ARCH)
 	@sh boot/checks/docs.sh
 	@sh boot/checks/harness.sh $(SHELL_ARCH)
+	@sh boot/checks/agent-host.sh
 	@echo '== verdict =='
 	@$(verdict) $(CHECK_LOGS)
 
@@ -132,6 +136,13 @@ check-lint check-harness: check-%: deps
 	@$(call guest,$(SHELL_ARCH))
 	@sh boot/checks/$*.sh $(SHELL_ARCH)
 	@$(verdict) $(LOGS)/$*.log
+
+# bind-agent on the host: its systemd units, socket activation, logs,
+# metrics and the host kernel's fast paths (no guest)
+check-agent-host: deps
+	@rm -f $(LOGS)/agent-host.log
+	@sh boot/checks/agent-host.sh
+	@$(verdict) $(LOGS)/agent-host.log
 
 check-docs: deps
 	@rm -f $(LOGS)/docs.log

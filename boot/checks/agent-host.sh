@@ -412,12 +412,12 @@ host_case capabilities "every-syscall-of-the-agent-is-in-the-units-systemcallfil
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match
-host_case log "log-format-json-each-decision-is-one-object-with-every-member" json_decisions
+host_case json-log "log-format-json-each-decision-is-one-object-with-every-member" json_decisions
 host_case metrics "promtool-check-metrics-passes-the-metrics-file" metrics_valid
 host_case metrics "the-totals-count-one-grant-one-refusal-one-continued" metrics_count
 host_case metrics "a-container-served-now-has-its-own-series-gone-once-done" metrics_per_container
 host_case metrics "a-metrics-file-it-cannot-write-stops-it-at-start" metrics_unwritable
-host_case log "without-log-format-json-the-text-log-is-unchanged" text_without_json
+host_case text-log "without-log-format-json-the-text-log-is-unchanged" text_without_json
 step "the host kernel is $(uname -r): expecting SYNC_WAKE_UP $([ "$KV" -ge 6006 ] && echo set || echo "not set"), $([ "$KV" -ge 6009 ] && echo 'thread pidfds' || echo 'process pidfds + kcmp')"
 host_case kernel "sync-wake-up-is-set-on-6.6-and-later-said-not-set-before" sync_wake_up_set
 host_case kernel "a-grant-fetches-through-a-thread-pidfd-on-6.9-and-later-process-pidfd-and-kcmp-before" \
