@@ -328,6 +328,14 @@ check "S1: after: ... the granted socket's uid in /proc/net/tcp is 4294967294" \
 	sh -c "awk '\$2 ~ /:0063\$/ && \$4 == \"0A\" { print \"#   \" \$0; if (\$8 == 4294967294) ok = 1 } END { exit !ok }' /proc/net/tcp"
 kill "$holder"
 wait "$holder"
+check "S1: after: run with capabilities only and without CAP_CHOWN, an allowed bind is EACCES, logged (it cannot re-own the socket)" \
+	expect_out 1 "port 99: supervisor-side failure: fchown: Operation not permitted; answered EACCES" \
+	./run-as -u 1000 -c setuid,setgid,setpcap,net_bind_service,sys_ptrace -- \
+	./bind-supervisor --user 1001 --allow tcp:99 -- ./try-bind tcp 99
+check "S1: after: ... with CAP_CHOWN too, it is granted" \
+	expect_out 0 "bind tcp:99 as uid 1001: ok" \
+	./run-as -u 1000 -c setuid,setgid,setpcap,net_bind_service,sys_ptrace,chown -- \
+	./bind-supervisor --user 1001 --allow tcp:99 -- ./try-bind tcp 99
 # S3 mapped: the probe fails with EINVAL for ::ffff:127.0.0.1 on an
 # IPv6-only socket; a probe that fails otherwise than EADDRINUSE says
 # nothing about the port
