@@ -314,6 +314,35 @@ check "S3: an IPv6-only UDP socket gets an allowed port that an IPv4 socket hold
 kill "$holder"
 wait "$holder"
 
+# found by the review of issue 26's fixes (round 3)
+# S1 after: the program sets SO_REUSEPORT after the granted bind; a
+# service of its uid that starts later must not join its reuseport group
+$bs --allow tcp:99 -- ./try-bind --reuseport-after tcp 99 >/tmp/rpa.out 2>&1 &
+holder=$!
+wait_for /tmp/rpa.out holding
+say "$(cat /tmp/rpa.out)"
+check "S1: after: a later service of the program's uid cannot join the reuseport group of a granted socket that set SO_REUSEPORT after the bind" \
+	expect_out 1 "bind tcp:99 as uid 1000: Address already in use" \
+	timeout 10 ./run-as -u 1000 -c net_bind_service -- ./try-bind --hold-reuseport tcp 99
+check "S1: after: ... the granted socket's uid in /proc/net/tcp is 4294967294" \
+	sh -c "awk '\$2 ~ /:0063\$/ && \$4 == \"0A\" { print \"#   \" \$0; if (\$8 == 4294967294) ok = 1 } END { exit !ok }' /proc/net/tcp"
+kill "$holder"
+wait "$holder"
+check "S1: after: run with capabilities only and without CAP_CHOWN, an allowed bind is EACCES, logged (it cannot re-own the socket)" \
+	expect_out 1 "port 99: supervisor-side failure: fchown: Operation not permitted; answered EACCES" \
+	./run-as -u 1000 -c setuid,setgid,setpcap,net_bind_service,sys_ptrace -- \
+	./bind-supervisor --user 1001 --allow tcp:99 -- ./try-bind tcp 99
+check "S1: after: ... with CAP_CHOWN too, it is granted" \
+	expect_out 0 "bind tcp:99 as uid 1001: ok" \
+	./run-as -u 1000 -c setuid,setgid,setpcap,net_bind_service,sys_ptrace,chown -- \
+	./bind-supervisor --user 1001 --allow tcp:99 -- ./try-bind tcp 99
+# S3 mapped: the probe fails with EINVAL for ::ffff:127.0.0.1 on an
+# IPv6-only socket; a probe that fails otherwise than EADDRINUSE says
+# nothing about the port
+check "S3: mapped: a probe that fails otherwise than EADDRINUSE (IPv6-only, ::ffff:127.0.0.1) is EACCES, not a free port" \
+	expect_out 1 "bind udp6:98 as uid 1000: Permission denied" \
+	$bs --allow udp:98 -- ./try-bind --v6only-mapped udp6 98
+
 # The threat model's sentences that a test can show
 check "order: an address too short for AF_INET to a port that is not allowed is EACCES (the kernel would say EINVAL)" \
 	expect_out 1 "tcp:91 as uid 1000: Permission denied" $bs --allow tcp:90 -- ./try-bind --len 8 tcp 91

@@ -210,6 +210,19 @@ check "S3: a container in a network namespace of its own gets tcp:96 while the h
 	expect_out 0 "bind tcp:96 as uid 1000: ok" r2 --id netns-tcp --netns -- ./try-bind tcp 96
 kill "$holder"
 wait "$holder"
+# found by the review of issue 26's fixes (round 3)
+# S1 after: a container's root sets SO_REUSEPORT after the granted bind; a
+# root service that starts later must not join its reuseport group
+hold /tmp/rpa.out r2 --id after --root -- ./try-bind --reuseport-after tcp 97
+check "S1: after: a later root service cannot join the reuseport group of a container root's granted socket that set SO_REUSEPORT after the bind" \
+	expect_out 1 "bind tcp:97 as uid 0: Address already in use" timeout 10 ./try-bind --hold-reuseport tcp 97
+check "S1: after: ... the granted socket's uid in /proc/net/tcp is 4294967294" \
+	sh -c "awk '\$2 ~ /:0061\$/ && \$4 == \"0A\" { print \"#   \" \$0; if (\$8 == 4294967294) ok = 1 } END { exit !ok }' /proc/net/tcp"
+kill "$(sed -n 's/.*(pid \([0-9]*\)).*/\1/p' /tmp/rpa.out)"
+wait "$holder"
+# S3 mapped: a probe that fails otherwise than EADDRINUSE says nothing
+check "S3: mapped: a probe that fails otherwise than EADDRINUSE (IPv6-only, ::ffff:127.0.0.1) is EACCES, not a free port" \
+	expect_out 1 "bind udp6:53 as uid 1000: Permission denied" r2 --id mapped -- ./try-bind --v6only-mapped udp6 53
 # S4: runtimes install the filter without SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV:
 # a signal withdraws a notification the agent has answered by binding
 check "S4: under a SIGURG storm, without WAIT_KILLABLE_RECV, every bind()'s result agrees with getsockname()" \

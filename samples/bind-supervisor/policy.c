@@ -395,7 +395,14 @@ static int port_held(int fd, int domain, int type, int protocol, const struct ca
 		close(probe);
 		return -1;
 	}
-	held = bind(probe, (const struct sockaddr *)&c->addr, c->len) && errno == EADDRINUSE;
+	/*
+	 * Only a bind that succeeds says "free": the program may change the
+	 * options we copied (IPV6_V6ONLY, SO_REUSEADDR) meanwhile, and a probe
+	 * that failed otherwise (EINVAL for ::ffff:a.b.c.d with IPV6_V6ONLY)
+	 * tells nothing about the port.
+	 */
+	held = bind(probe, (const struct sockaddr *)&c->addr, c->len) ?
+		(errno == EADDRINUSE ? 1 : -1) : 0;
 	close(probe);
 	return held;
 }
@@ -487,6 +494,8 @@ static int bound_to(int fd, const struct call *c)
 {
 	return local_port(fd) == c->port;
 }
+
+#define BOUND_UID ((uid_t)-2)	/* the owner of every socket we bind: 4294967294 */
 
 #define CONTINUE 1	/* let the kernel do the call */
 #define REFUSED 2	/* not bind(), from a served listener: EPERM, always logged */
@@ -664,6 +673,18 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	}
 	if (!id_valid(s->listener, req->id)) {
 		FAILED("the caller is gone");
+		ret = -1;
+		goto out;
+	}
+	/*
+	 * The program may set SO_REUSEPORT after our bind(): the kernel then
+	 * lets a later socket of the same creator uid (sk_uid, which fchown()
+	 * sets) join its reuseport group. Give the socket a uid no service's
+	 * sockets have. Not undone if the bind fails: another thread's bind()
+	 * of the same socket may be ours too, and have succeeded.
+	 */
+	if (fchown(fd, BOUND_UID, -1)) {
+		FAILED("fchown");
 		ret = -1;
 		goto out;
 	}

@@ -18,6 +18,7 @@
 static const struct { const char *name; int cap; } names[] = {
 	{ "setgid", CAP_SETGID }, { "setuid", CAP_SETUID }, { "setpcap", CAP_SETPCAP },
 	{ "net_bind_service", CAP_NET_BIND_SERVICE }, { "sys_ptrace", CAP_SYS_PTRACE },
+	{ "chown", CAP_CHOWN },
 };
 
 static unsigned long long parse_caps(char *list)

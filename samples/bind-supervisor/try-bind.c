@@ -43,6 +43,10 @@
  *   --reuseport-race N  up to N binds of a socket at fd 100 while a second
  *                    thread flips its SO_REUSEPORT (as --reuseaddr-race)
  *   --v6only         tcp6/udp6 on the wildcard address with IPV6_V6ONLY
+ *   --v6only-mapped  tcp6/udp6 with IPV6_V6ONLY on ::ffff:127.0.0.1, which
+ *                    such a socket cannot bind (the kernel says EINVAL)
+ *   --reuseport-after  bind, then set SO_REUSEPORT (and listen, for TCP),
+ *                    say so with our pid, and hold the port until killed
  *   --twice          bind the same socket twice; says what the second got
  *   --until-enosys N up to N binds, each of a new socket with SO_REUSEADDR,
  *                    until one fails with ENOSYS (no agent any more); each
@@ -89,8 +93,10 @@ static int make_socket(const char *p, struct sockaddr_storage *ss, socklen_t *le
 
 		in6->sin6_family = AF_INET6;
 		in6->sin6_addr = strcmp(mode, "--v6only") ? in6addr_loopback : in6addr_any;
+		if (!strcmp(mode, "--v6only-mapped"))
+			inet_pton(AF_INET6, "::ffff:127.0.0.1", &in6->sin6_addr);
 		*len = strcmp(mode, "--len24") ? sizeof(*in6) : 24;
-		if (s >= 0 && !strcmp(mode, "--v6only") &&
+		if (s >= 0 && !strncmp(mode, "--v6only", 8) &&
 		    setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &(int){ 1 }, sizeof(int))) {
 			perror("try-bind: IPV6_V6ONLY");
 			exit(1);
@@ -178,6 +184,20 @@ static int try_bind(void)
 	}
 	if (!strcmp(mode, "--steer"))
 		return steer(s, &ss, len);
+	if (!strcmp(mode, "--reuseport-after")) {
+		if (do_bind(s, &ss, len))
+			return report(errno);
+		if (setsockopt(s, SOL_SOCKET, SO_REUSEPORT, &(int){ 1 }, sizeof(int)) ||
+		    (!strncmp(proto, "tcp", 3) && listen(s, 64))) {
+			perror("try-bind: SO_REUSEPORT after the bind, listen");
+			return 1;
+		}
+		printf("try-bind: holding %s:%s (pid %d), SO_REUSEPORT set after the bind\n", proto,
+		       portarg, getpid());
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	if (!strcmp(mode, "--twice")) {
 		if (do_bind(s, &ss, len))
 			return report(errno);
