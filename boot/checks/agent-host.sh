@@ -400,14 +400,17 @@ host_case activation "a-passed-socket-that-is-not-the-one-socket-names-is-refuse
 	activation_refused "the socket passed is $SOCK, --socket says $W/elsewhere.sock" nothing \
 	-l "$SOCK" "$AGENT" --socket "$W/elsewhere.sock" --allow tcp:$P1
 host_case activation "listen-fds-for-another-pid-are-ignored" foreign_listen_pid_ignored
-host_case capabilities "with-only-cap-net-bind-service-and-cap-sys-ptrace-a-container-is-granted" \
-	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: ok"
+host_case capabilities "with-only-cap-net-bind-service-cap-sys-ptrace-and-cap-chown-a-container-is-granted" \
+	caps_grant ",+net_bind_service,+sys_ptrace,+chown" "bind tcp:$P1 as uid 1000: ok"
 host_case capabilities "without-cap-sys-ptrace-it-cannot-read-the-callers-address-eacces" \
-	caps_grant ",+net_bind_service" "bind tcp:$P1 as uid 1000: Permission denied" \
+	caps_grant ",+net_bind_service,+chown" "bind tcp:$P1 as uid 1000: Permission denied" \
 	"port 0: not a bind we can read: the kernel answers"
 host_case capabilities "without-cap-net-bind-service-the-agents-bind-fails-eacces" \
-	caps_grant ",+sys_ptrace" "bind tcp:$P1 as uid 1000: Permission denied" \
+	caps_grant ",+sys_ptrace,+chown" "bind tcp:$P1 as uid 1000: Permission denied" \
 	"allowed, bind failed: Permission denied"
+host_case capabilities "without-cap-chown-it-cannot-re-own-the-socket-eacces" \
+	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: Permission denied" \
+	"fchown: Operation not permitted"
 host_case capabilities "every-syscall-of-the-agent-is-in-the-units-systemcallfilter" syscalls_in_unit_filter
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8"
