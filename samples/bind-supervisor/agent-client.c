@@ -3,14 +3,16 @@
  * agent-client: bind-agent's clients for its tests, a good one and bad ones.
  *
  *	agent-client SOCKET run [--id ID] [--metadata M] [--listen] [--root]
- *		[--netns] [--annotations BYTES] -- PROGRAM [ARG...]
+ *		[--netns] [--wait-killable] [--annotations BYTES] -- PROGRAM [ARG...]
  *		what an OCI runtime does: PROGRAM runs (as uid and gid 1000
  *		when we are root; with --root as uid 0 without any capability,
  *		a container's root without a user namespace) under a filter
  *		that sends bind() (and listen() with --listen) to a listener,
  *		which goes to SOCKET with the container process state (with
  *		--annotations, BYTES of annotations in it); with --netns in a
- *		network namespace of its own (lo up); exits with PROGRAM's status
+ *		network namespace of its own (lo up); with --wait-killable the
+ *		filter has SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (what crun
+ *		does with linux.seccomp.flags); exits with PROGRAM's status
  *	agent-client SOCKET CASE
  *		one bad message: nofd, twofds, notlistener, badjson,
  *		truncated, oversized, silent, badfds, trailing
@@ -161,7 +163,7 @@ static void own_netns(void)
 	close(s);
 }
 
-enum { AS_ROOT = 1, OWN_NETNS = 2 };
+enum { AS_ROOT = 1, OWN_NETNS = 2, WAIT_KILLABLE = 4 };
 
 /*
  * A child installs the filter and sends us the listener; as root it first
@@ -169,7 +171,7 @@ enum { AS_ROOT = 1, OWN_NETNS = 2 };
  * be. It then waits for a byte on @sk before exec'ing @argv (or exits).
  */
 /* Send bind() (and listen() if @listen) to a new listener; allow the rest. */
-static int trap(int listen)
+static int trap(int listen, int how)
 {
 	struct sock_filter filter[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
@@ -180,7 +182,8 @@ static int trap(int listen)
 	};
 	struct sock_fprog prog = { .len = sizeof(filter) / sizeof(filter[0]), .filter = filter };
 
-	return seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	return seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER |
+		       (how & WAIT_KILLABLE ? SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV : 0), &prog);
 }
 
 static pid_t start_child(int *listener, int *go, char **argv, int listen, int how)
@@ -208,7 +211,7 @@ static pid_t start_child(int *listener, int *go, char **argv, int listen, int ho
 		/* After the uid change, which clears it: we leave no orphan. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			fail("PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS");
-		fd = trap(listen);
+		fd = trap(listen, how);
 		if (fd < 0 || send_fd(sk[1], fd))
 			fail("the filter");
 		close(fd);
@@ -245,6 +248,8 @@ static int run(const char *path, int argc, char **argv)
 			how |= AS_ROOT;
 		else if (!strcmp(argv[i], "--netns"))
 			how |= OWN_NETNS;
+		else if (!strcmp(argv[i], "--wait-killable"))
+			how |= WAIT_KILLABLE;
 		else if (i + 1 < argc && !strcmp(argv[i], "--annotations"))
 			annotations = strtoul(argv[++i], NULL, 10);
 		else
