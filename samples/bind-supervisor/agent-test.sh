@@ -252,8 +252,11 @@ say "$(cat /tmp/slow.out); the agent had $threads threads after 3 s"
 check "S5: 300 slow clients: the agent never has more than 66 threads (its limit of 64 clients, its main and signal threads)" \
 	[ "$threads" -le 66 ]
 check "S5: ... those past the limit are refused, and logged" wait_log "more than 64 clients at once"
-check "S5: ... and each is hung up on within 7 s: one deadline for the whole message, not one per read" \
-	grep -q "slow: 300 of 300 clients hung up on by the agent within 12 s (the last after [0-7] s)" /tmp/slow.out
+# Each client sends a byte a second for 12 s: a limit per read would never
+# hang up on it while it sends, one deadline for the message (5 s) does.
+# When the last one went is said above, not judged: under TCG it varies.
+check "S5: ... and each is hung up on while it is still sending: one deadline for the whole message, not one per read" \
+	grep -q "slow: 300 of 300 clients hung up on by the agent within 12 s" /tmp/slow.out
 check "S5: ... after them, a container is served" \
 	expect_out 0 "bind tcp:84 as uid 1000: ok" r2 --id after-slow -- ./try-bind tcp 84
 # S6: signals
