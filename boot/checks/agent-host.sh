@@ -233,14 +233,6 @@ syscalls_in_unit_filter() {
 	! sed -n 's/.* socket(\(AF_[A-Z0-9]*\),.*/\1/p' "$W/strace.out" | grep -vx -e AF_UNIX -e AF_INET -e AF_INET6
 }
 
-man_lints() {
-	groff -man -ww -z "$1" >"$W/man-lint" 2>&1
-	MANWIDTH=80 man -l "$1" 2>>"$W/man-lint" >"$W/man-rendered"
-	cat "$W/man-lint"
-	echo "rendered: $(wc -l <"$W/man-rendered") lines"
-	[ ! -s "$W/man-lint" ] && [ -s "$W/man-rendered" ]
-}
-
 # The man page's OPTIONS are the usage text's options.
 man_options_match() {
 	"$AGENT" --help | grep -oE -- '--[a-z-]+' | grep -vx -- --help | sort -u >"$W/usage.opts"
@@ -412,8 +404,8 @@ host_case capabilities "without-cap-chown-it-cannot-re-own-the-socket-eacces" \
 	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: Permission denied" \
 	"fchown: Operation not permitted"
 host_case capabilities "every-syscall-of-the-agent-is-in-the-units-systemcallfilter" syscalls_in_unit_filter
-host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8"
-host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8"
+host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8" "$W"
+host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8" "$W"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match
 host_case json-log "log-format-json-each-decision-is-one-object-with-every-member" json_decisions
 host_case metrics "promtool-check-metrics-passes-the-metrics-file" metrics_valid

@@ -10,13 +10,7 @@ set -eu
 MAN=$TOP/docs/man/PIDFD_IOCTL_GETFD.2const
 RST=Documentation/userspace-api/pidfd-getfd.rst
 
-man_page_lints_clean() {
-	groff -man -ww -z "$MAN" >"$LOGS/man-lint" 2>&1
-	MANWIDTH=80 man -l "$MAN" 2>>"$LOGS/man-lint" >"$LOGS/man-rendered"
-	cat "$LOGS/man-lint"
-	echo "rendered: $(wc -l <"$LOGS/man-rendered") lines"
-	[ ! -s "$LOGS/man-lint" ] && [ -s "$LOGS/man-rendered" ]
-}
+man_page_lints_clean() { man_lints "$MAN" "$LOGS"; }
 
 rst_page_is_valid() {
 	/usr/bin/python3 - "$KSRC/$RST" <<'PY'
