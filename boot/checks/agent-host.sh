@@ -397,9 +397,9 @@ host_case capabilities "with-only-cap-net-bind-service-cap-sys-ptrace-and-cap-ch
 host_case capabilities "without-cap-sys-ptrace-it-cannot-read-the-callers-address-eacces" \
 	caps_grant ",+net_bind_service,+chown" "bind tcp:$P1 as uid 1000: Permission denied" \
 	"port 0: not a bind we can read: the kernel answers"
-host_case capabilities "without-cap-net-bind-service-the-agents-bind-fails-eacces" \
+host_case capabilities "without-cap-net-bind-service-even-the-agents-probe-bind-fails-eacces" \
 	caps_grant ",+sys_ptrace,+chown" "bind tcp:$P1 as uid 1000: Permission denied" \
-	"allowed, bind failed: Permission denied"
+	"probing the port in the socket's network namespace: Permission denied; answered EACCES"
 host_case capabilities "without-cap-chown-it-cannot-re-own-the-socket-eacces" \
 	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: Permission denied" \
 	"fchown: Operation not permitted"
