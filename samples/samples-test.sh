@@ -268,9 +268,14 @@ check "R2: ... (the program saw EBADF)" \
 
 say "bind-supervisor and bind-agent (policy.c): found by the review of issue 26 (round 2)"
 # wait_for FILE PATTERN: until FILE has PATTERN, for at most 5 s
+# wait_for FILE TEXT: up to 60 s (the check after it fails if TEXT never came)
 wait_for() {
 	i=0
-	until grep -q -- "$2" "$1" 2>/dev/null || [ "$i" -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+	until grep -q -- "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || { say "'$2' not in $1 after 60 s: $(cat "$1")"; return 0; }
+		sleep 0.1
+	done
 }
 # S1: TCP SO_REUSEPORT. The kernel lets TCP sockets of the same creator uid
 # share a port when both set SO_REUSEPORT; the supervisor binds with its

@@ -174,14 +174,20 @@ main_log=$log
 log=/tmp/r2.log
 wait_log "listening on $r2sock"
 r2() { ./agent-client "$r2sock" run "$@"; }
-# hold OUT CMD...: start a root service that holds a port, wait until it does
+# hold OUT CMD...: start a program that holds a port, wait until it does
+# (the check after it fails if it never does)
 hold() {
 	out=$1
 	shift
 	"$@" >"$out" 2>&1 &
 	holder=$!
+	# (a container's start under TCG has taken more than 5 s)
 	i=0
-	until grep -qs holding "$out" || [ "$i" -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+	until grep -qs holding "$out"; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || { say "not holding after 60 s: $(cat "$out")"; return 0; }
+		sleep 0.1
+	done
 	say "$(cat "$out")"
 }
 # S1: TCP SO_REUSEPORT: the kernel shares a TCP port between sockets of the
