@@ -25,6 +25,9 @@ gen=$BCACHE/tools/gen_init_cpio
 [ -x "$gen" ] || die "no $gen (boot/image/initramfs.sh $ARCH builds it)"
 busybox=$(sh "$TOP/boot/image/busybox.sh" "$ARCH")
 stage=$BCACHE/user/$ARCH-oci
+try_bind=$BCACHE/user/$ARCH/${ABIS%% *}/bin/try-bind
+[ -x "$try_bind" ] && ! readelf -l "$try_bind" | grep -q INTERP ||
+	die "no static $try_bind (boot/image/initramfs.sh $ARCH builds it)"
 out=$BCACHE/initramfs-$ARCH-oci.cpio
 list=$stage/layer.list
 rm -rf "$stage"
@@ -72,6 +75,8 @@ gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
 	for d in bin etc proc sys dev www; do echo "dir /oci/rootfs/$d 0755 0 0"; done
 	echo "dir /oci/rootfs/tmp 1777 0 0"
 	echo "file /oci/rootfs/bin/busybox $busybox 0755 0 0"
+	# try-bind --storm, for the containers with linux.seccomp.flags
+	echo "file /oci/rootfs/bin/try-bind $try_bind 0755 0 0"
 	for a in sh httpd nc wget sleep cat; do echo "slink /oci/rootfs/bin/$a busybox 0777 0 0"; done
 	printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:container user:/tmp:/bin/sh\n' >"$stage/passwd"
 	printf 'root:x:0:\nuser:x:1000:\n' >"$stage/group"
