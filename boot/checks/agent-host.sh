@@ -6,7 +6,8 @@
 #   systemd-socket-activate on a socket it did not create, with READY=1;
 #   the capabilities the unit leaves it are needed and enough, and every
 #   syscall it makes is in the unit's SystemCallFilter; its man pages
-#   lint; its JSON log and its metrics (promtool); and the kernel's fast
+#   lint; bind-supervisor refusing to run set-uid or with file
+#   capabilities; its JSON log and its metrics (promtool); and the kernel's fast
 #   paths (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, PIDFD_THREAD) where the
 #   host kernel has them. Needs root (the agent takes listeners from root
 #   only) with CAP_SYS_PTRACE (a container of the default docker profile
@@ -372,11 +373,45 @@ own_table_grant() {
 		grep -q '"protocol":"udp","port":'$P3',"decision":"granted"' "$ALOG"
 }
 
+# bind-supervisor set-uid root or with file capabilities would let any
+# user pick --user and --allow: under AT_SECURE it refuses to run (issue
+# 26, S2). The guests' file systems keep no file capabilities, so both
+# copies are run here, on the host's (BS: a build of bind-supervisor).
+BS=$W/bind-supervisor
+build_supervisor() {
+	_s=$TOP/samples/bind-supervisor
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -pthread -o "$BS" "$_s/bind-supervisor.c" \
+		"$_s/supervise.c" "$_s/policy.c" "$TOP/samples/seccomp/user-trap-helper.c" &&
+		for _p in file-caps run-as; do
+			gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -o "$W/$_p" "$_s/$_p.c" || return 1
+		done
+}
+
+# refuses_as_user COPY: COPY, run by uid 1000, exits 2 and says why
+refuses_as_user() {
+	_rc=0
+	"$W/run-as" -u 1000 -- "$1" --user 1001 --allow tcp:$P1 -- "$W/try-bind" tcp $P1 >"$W/set-id.out" 2>&1 ||
+		_rc=$?
+	cat "$W/set-id.out"
+	echo "exit status $_rc, wanted 2"
+	[ "$_rc" = 2 ] && grep -q "refusing to run set-uid or set-gid or with file capabilities" "$W/set-id.out"
+}
+
+setcap_copy_refuses() {
+	cp "$BS" "$W/bs-setcap" && "$W/file-caps" "$W/bs-setcap" && echo "file capabilities set" &&
+		refuses_as_user "$W/bs-setcap"
+}
+
+setuid_copy_refuses() {
+	cp "$BS" "$W/bs-setuid" && chmod 4755 "$W/bs-setuid" && ls -l "$W/bs-setuid" &&
+		refuses_as_user "$W/bs-setuid"
+}
+
 step "bind-agent on the host: units, socket activation, logs, metrics"
 host_begin "$LOGS/agent-host.log" agent-host
 [ "$(id -u)" = 0 ] || die "run as root: the agent takes listeners from root only"
 mkdir -p "$LOGS"
-build >"$LOGS/agent-host-build.log" 2>&1 ||
+{ build && build_supervisor; } >"$LOGS/agent-host-build.log" 2>&1 ||
 	{ cat "$LOGS/agent-host-build.log"; die "cannot build bind-agent (log: $LOGS/agent-host-build.log)"; }
 host_case units "install-agent.sh-installs-the-agent-man-pages-units-and-options" installed
 host_case units "systemd-analyze-verify-passes-the-socket-and-the-service" units_verify
@@ -407,6 +442,10 @@ host_case capabilities "every-syscall-of-the-agent-is-in-the-units-systemcallfil
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8" "$W"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8" "$W"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match
+host_case set-id "a-copy-of-bind-supervisor-with-file-capabilities-run-by-uid-1000-refuses-to-run" \
+	setcap_copy_refuses
+host_case set-id "a-set-uid-root-copy-of-bind-supervisor-run-by-uid-1000-refuses-to-run" \
+	setuid_copy_refuses
 host_case json-log "log-format-json-each-decision-is-one-object-with-every-member" json_decisions
 host_case metrics "promtool-check-metrics-passes-the-metrics-file" metrics_valid
 host_case metrics "the-totals-count-one-grant-one-refusal-one-continued" metrics_count
