@@ -250,6 +250,7 @@ check "#14: fds above 2 are not inherited by the program" \
 say "bind-supervisor and bind-agent (policy.c): found by the review of issue 17"
 # R1: the program flips SO_REUSEADDR on its UDP socket while the supervisor
 # decides; a root socket holds the port with SO_REUSEADDR
+: >/tmp/holder.out
 ./try-bind --hold-reuseaddr udp 94 >/tmp/holder.out 2>&1 &
 holder=$!
 i=0
@@ -267,8 +268,9 @@ check "R2: ... (the program saw EBADF)" \
 	expect_out 1 "udp:95 as uid 1000: Bad file descriptor" $bs --allow udp:95 -- ./try-bind --own-files-closed udp 95
 
 say "bind-supervisor and bind-agent (policy.c): found by the review of issue 26 (round 2)"
-# wait_for FILE PATTERN: until FILE has PATTERN, for at most 5 s
-# wait_for FILE TEXT: up to 60 s (the check after it fails if TEXT never came)
+# wait_for FILE TEXT: up to 60 s (the check after it fails if TEXT never
+# came); FILE is emptied before the program that writes it starts (a file
+# an earlier run left would pass the wait at once)
 wait_for() {
 	i=0
 	until grep -q -- "$2" "$1" 2>/dev/null; do
@@ -280,6 +282,7 @@ wait_for() {
 # S1: TCP SO_REUSEPORT. The kernel lets TCP sockets of the same creator uid
 # share a port when both set SO_REUSEPORT; the supervisor binds with its
 # own privilege. A service of the program's uid holds tcp:96 that way.
+: >/tmp/rp-holder.out
 ./run-as -u 1000 -c net_bind_service -- ./try-bind --hold-reuseport tcp 96 >/tmp/rp-holder.out 2>&1 &
 holder=$!
 wait_for /tmp/rp-holder.out holding
@@ -311,6 +314,7 @@ fi
 rm -f ./bs-setuid ./bs-setcap
 # S3: the probe for "is the port held" is made with the socket's own
 # IPV6_V6ONLY: an IPv6-only socket does not collide with an IPv4 one
+: >/tmp/v4-holder.out
 ./try-bind --hold-any udp 98 >/tmp/v4-holder.out 2>&1 &
 holder=$!
 wait_for /tmp/v4-holder.out holding
@@ -322,6 +326,7 @@ wait "$holder"
 # found by the review of issue 26's fixes (round 3)
 # S1 after: the program sets SO_REUSEPORT after the granted bind; a
 # service of its uid that starts later must not join its reuseport group
+: >/tmp/rpa.out
 $bs --allow tcp:99 -- ./try-bind --reuseport-after tcp 99 >/tmp/rpa.out 2>&1 &
 holder=$!
 wait_for /tmp/rpa.out holding
