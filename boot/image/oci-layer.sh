@@ -33,9 +33,9 @@ list=$stage/layer.list
 rm -rf "$stage"
 mkdir -p "$stage"
 
-step "oci layer: crun, runc and their libraries, a busybox rootfs"
+step "oci layer: crun, runc, podman, conmon and their libraries, a busybox rootfs"
 bins=
-for b in crun runc; do
+for b in crun runc podman conmon; do
 	p=$(command -v "$b") || die "no $b on the host ('make deps' installs it)"
 	bins="$bins $p"
 done
@@ -65,6 +65,18 @@ gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
 		done
 	done | awk '!seen[$0]++'
 	for b in $bins; do echo "file /usr/bin/$(basename "$b") $(readlink -f "$b") 0755 0 0"; done
+	# podman's configuration, as containers-common installs it
+	for d in /etc/containers /usr/share/containers; do echo "dir $d 0755 0 0"; done
+	for f in /etc/containers/policy.json /etc/containers/registries.conf \
+		/usr/share/containers/containers.conf; do
+		[ -f "$f" ] || die "no $f on the host ('make deps' installs podman)"
+		echo "file $f $f 0644 0 0"
+	done
+	# what podman copies into a container of the host's network
+	printf '127.0.0.1 localhost\n::1 localhost\n' >"$stage/hosts"
+	: >"$stage/resolv.conf"
+	echo "file /etc/hosts $stage/hosts 0644 0 0"
+	echo "file /etc/resolv.conf $stage/resolv.conf 0644 0 0"
 	# Each object at the path the loader asks for, with the content of the
 	# file it names (most are symlinks to a versioned name).
 	for l in $libs; do echo "file $l $(readlink -f "$l") 0755 0 0"; done

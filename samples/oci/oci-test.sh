@@ -13,7 +13,9 @@
 # page fetched; httpd on port 81 failing with EACCES and the agent's line
 # refusing it; a crun container whose linux.seccomp.flags asks for
 # SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV binding 2000 times under a signal
-# storm, every result right, and runc refusing that config; at the end the
+# storm, every result right, and runc refusing that config; podman (with
+# crun) starting httpd on :80 from a profile with listenerPath, the agent
+# granting it, and :81 refused; at the end the
 # agent's fd count as it was before the containers. Run from the ABI's bin
 # directory, as root.
 
@@ -318,6 +320,71 @@ if [ -n "$agent" ]; then
 		cleanup "$rt" "both-$rt"
 	done
 	port=8080
+fi
+
+# podman, the front end users type, in front of crun: the profile given
+# with --security-opt seccomp= carries listenerPath and listenerMetadata, the
+# root file system is given with --rootfs (no image, no registry), the
+# network is the host's. podman's state lives under $work; cgroupfs (no
+# systemd here) and an events file. The rootfs is a copy: podman adds
+# mount points to it.
+if [ -n "$agent" ] && command -v podman >/dev/null; then
+	say "== podman (with crun) =="
+	# chroot instead of pivot_root(2), which fails on the initramfs root
+	# (the runtimes' --no-pivot above)
+	printf '[engine]\nno_pivot_root = true\n' >"$work/podman.conf"
+	pm() {
+		CONTAINERS_CONF=$work/podman.conf podman --root "$work/podman/root" \
+			--runroot "$work/podman/run" --tmpdir "$work/podman/tmp" --storage-driver vfs --cgroup-manager cgroupfs --events-backend file --runtime crun "$@"
+	}
+	mkdir -p "$work/podman/tmp"
+	cp -a /oci/rootfs "$work/podman/rootfs"
+	# podman keeps its locks in shared memory, which /init does not mount
+	grep -q ' /dev/shm ' /proc/mounts ||
+		{ mkdir -p /dev/shm && mount -t tmpfs -o mode=1777,nosuid,nodev shm /dev/shm; }
+	# pm_run NAME PORT [-d]: httpd -p PORT as uid 1000, no capabilities (and
+	# no pids limit: the oci kernel has no pids controller)
+	pm_run() {
+		printf '%s\n' "$(seccomp_notify "$agent_sock" "allow=tcp:80")" >"$work/podman/$1.json"
+		pm run ${3:-} --name "$1" --network host --user 1000:1000 --cap-drop all --pids-limit -1 \
+			--security-opt no-new-privileges --security-opt seccomp="$work/podman/$1.json" \
+			--rootfs "$work/podman/rootfs" /bin/busybox httpd -f -p "$2" -h /www </dev/null \
+			>"$work/podman/$1.out" 2>&1
+		_rc=$?
+		quote "$work/podman/$1.out"
+		say "podman run exited $_rc"
+		return $_rc
+	}
+	# pm_rm_gone NAME: rm -f, then nothing answers on $port
+	pm_rm_gone() {
+		_rc=0
+		pm rm -f "$1" >"$work/podman/rm.out" 2>&1 || _rc=$?
+		quote "$work/podman/rm.out"
+		[ "$_rc" = 0 ] && ! fetch >/dev/null
+	}
+	# pm_refused NAME PORT: the run fails, and httpd says why
+	pm_refused() {
+		! pm_run "$1" "$2" && grep -q 'bind: Permission denied' "$work/podman/$1.out"
+	}
+	port=80
+	if check "podman: run -d --rootfs, the profile's listenerPath bind-agent: httpd -p 80 as uid 1000 starts" \
+		pm_run pm-80 80 -d; then
+		pm_id=$(tail -n 1 "$work/podman/pm-80.out")
+		check "podman: bind-agent logs the grant of :80 to the container podman named" \
+			wait_log "container $pm_id: pid [0-9]* fd [0-9]* .* port 80: allowed, bound"
+		check "podman: wget from outside fetches the page on :80" fetch_wait
+		check "podman: rm -f leaves nothing" pm_rm_gone pm-80
+	else
+		for c in grant wget rm; do skip "podman: $c" "the container did not start"; done
+	fi
+	port=81
+	check "podman: httpd -p 81 fails: bind: Permission denied" pm_refused pm-81 81
+	check "podman: bind-agent logs the refusal of :81" \
+		wait_log "container [0-9a-f]\{64\}: pid [0-9]* fd [0-9]* .* port 81: port not allowed: Permission denied"
+	pm rm -f pm-80 pm-81 >/dev/null 2>&1
+	port=8080
+elif [ -n "$agent" ]; then
+	not_ok "podman: in the image (boot/image/oci-layer.sh)"
 fi
 
 # linux.seccomp.flags: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV keeps a
