@@ -184,7 +184,7 @@ hold() {
 	: >"$out"
 	"$@" >"$out" 2>&1 &
 	holder=$!
-	# (a container's start under TCG has taken more than 5 s)
+	# (60 s: a container's start under TCG on a busy host is slow)
 	i=0
 	until grep -qs holding "$out"; do
 		i=$((i + 1))
