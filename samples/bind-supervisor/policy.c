@@ -419,7 +419,10 @@ static int port_held(int fd, int domain, int type, int protocol, const struct ca
  * comes after the answer to its first was delivered, which ends the
  * entry, and gets the kernel's EINVAL. The entry is made before our
  * bind(), so that the other notification, failing with EINVAL, finds it;
- * when all are taken, the oldest goes.
+ * when all are taken, the oldest goes. The program can make its second
+ * bind() as soon as SECCOMP_IOCTL_NOTIF_SEND returns, before the thread
+ * that sent it has ended the entry: an entry is only taken over once that
+ * thread has said its answer was not delivered (settle_bind()).
  */
 #define WITHDRAWN 64
 static struct {
@@ -427,6 +430,7 @@ static struct {
 	dev_t dev;
 	ino_t ino;
 	int len;
+	int settled;	/* its answer was not delivered: withdrawn */
 	struct sockaddr_storage addr;
 } withdrawn[WITHDRAWN];
 static unsigned int withdrawn_next;
@@ -442,7 +446,19 @@ static void remember_bind(const struct call *c, __u64 id)
 	withdrawn[i].dev = c->dev;
 	withdrawn[i].ino = c->ino;
 	withdrawn[i].len = c->len;
+	withdrawn[i].settled = 0;
 	memcpy(&withdrawn[i].addr, &c->addr, sizeof(c->addr));
+	pthread_mutex_unlock(&withdrawn_lock);
+}
+
+/* The answer to notification @id was not delivered: its entry may be taken. */
+static void settle_bind(const struct call *c, __u64 id)
+{
+	pthread_mutex_lock(&withdrawn_lock);
+	for (int i = 0; i < WITHDRAWN; i++)
+		if (withdrawn[i].ino && withdrawn[i].id == id && withdrawn[i].ino == c->ino &&
+		    withdrawn[i].dev == c->dev)
+			withdrawn[i].settled = 1;
 	pthread_mutex_unlock(&withdrawn_lock);
 }
 
@@ -459,23 +475,40 @@ static void forget_bind(const struct call *c, __u64 id)
 
 /*
  * Take over another notification's entry for the same socket and address:
- * 1 if there was one. It is then ours until our answer is delivered (a
- * signal may withdraw the restarted bind() too).
+ * 1 if there was one whose answer was not delivered. It is then ours until
+ * our answer is delivered (a signal may withdraw the restarted bind() too).
+ * An entry whose thread has not yet sent its answer is waited for, up to
+ * CLAIM_WAIT_MS: delivered, it ends (the program's own second bind(),
+ * EINVAL); withdrawn, it is ours. Past that, no entry (EINVAL).
  */
+#define CLAIM_WAIT_MS 200
 static int claim_bind(const struct call *c, __u64 id)
 {
-	int found = 0;
+	const struct timespec ms = { .tv_nsec = 1000 * 1000 };
+	int found = 0, pending;
 
-	pthread_mutex_lock(&withdrawn_lock);
-	for (int i = 0; i < WITHDRAWN && !found; i++)
-		if (withdrawn[i].ino && withdrawn[i].ino == c->ino && withdrawn[i].dev == c->dev &&
-		    withdrawn[i].id != id && withdrawn[i].len == c->len &&
-		    !memcmp(&withdrawn[i].addr, &c->addr, c->len)) {
+	for (int waited = 0;; waited++) {
+		pending = 0;
+		pthread_mutex_lock(&withdrawn_lock);
+		for (int i = 0; i < WITHDRAWN && !found; i++) {
+			if (!withdrawn[i].ino || withdrawn[i].ino != c->ino ||
+			    withdrawn[i].dev != c->dev || withdrawn[i].id == id ||
+			    withdrawn[i].len != c->len ||
+			    memcmp(&withdrawn[i].addr, &c->addr, c->len))
+				continue;
+			if (!withdrawn[i].settled) {
+				pending = 1;
+				continue;
+			}
 			withdrawn[i].id = id;
+			withdrawn[i].settled = 0;
 			found = 1;
 		}
-	pthread_mutex_unlock(&withdrawn_lock);
-	return found;
+		pthread_mutex_unlock(&withdrawn_lock);
+		if (found || !pending || waited >= CLAIM_WAIT_MS)
+			return found;
+		nanosleep(&ms, NULL);
+	}
 }
 
 /* The port @fd is bound to (0: none), or -1. */
@@ -921,6 +954,8 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 				s->name, req->pid, strerror(errno));
 		if (sent && c.bound)
 			forget_bind(&c, req->id);
+		else if (!sent && c.bound)
+			settle_bind(&c, req->id);
 	}
 out:
 	free(req);
