@@ -422,7 +422,7 @@ static int port_held(int fd, int domain, int type, int protocol, const struct ca
  * when all are taken, the oldest goes. The program can make its second
  * bind() as soon as SECCOMP_IOCTL_NOTIF_SEND returns, before the thread
  * that sent it has ended the entry: an entry is only taken over once that
- * thread has said its answer was not delivered (settle_bind()).
+ * thread has said its answer was not delivered (end_bind()).
  */
 #define WITHDRAWN 64
 static struct {
@@ -451,25 +451,23 @@ static void remember_bind(const struct call *c, __u64 id)
 	pthread_mutex_unlock(&withdrawn_lock);
 }
 
-/* The answer to notification @id was not delivered: its entry may be taken. */
-static void settle_bind(const struct call *c, __u64 id)
+/*
+ * The end of notification @id's own part in its entry: @gone when its
+ * answer was delivered or its bind() failed (the entry goes); otherwise
+ * its answer was not delivered, and the entry may be taken over.
+ */
+static void end_bind(const struct call *c, __u64 id, int gone)
 {
 	pthread_mutex_lock(&withdrawn_lock);
-	for (int i = 0; i < WITHDRAWN; i++)
-		if (withdrawn[i].ino && withdrawn[i].id == id && withdrawn[i].ino == c->ino &&
-		    withdrawn[i].dev == c->dev)
-			withdrawn[i].settled = 1;
-	pthread_mutex_unlock(&withdrawn_lock);
-}
-
-/* Forget the entry of notification @id. */
-static void forget_bind(const struct call *c, __u64 id)
-{
-	pthread_mutex_lock(&withdrawn_lock);
-	for (int i = 0; i < WITHDRAWN; i++)
-		if (withdrawn[i].ino && withdrawn[i].id == id && withdrawn[i].ino == c->ino &&
-		    withdrawn[i].dev == c->dev)
+	for (int i = 0; i < WITHDRAWN; i++) {
+		if (!withdrawn[i].ino || withdrawn[i].id != id || withdrawn[i].ino != c->ino ||
+		    withdrawn[i].dev != c->dev)
+			continue;
+		if (gone)
 			withdrawn[i].ino = 0;
+		else
+			withdrawn[i].settled = 1;
+	}
 	pthread_mutex_unlock(&withdrawn_lock);
 }
 
@@ -728,7 +726,7 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	*why = *err ? "allowed, bind failed" : "allowed, bound";
 	c->bound = !*err;
 	if (*err)
-		forget_bind(c, req->id);
+		end_bind(c, req->id, 1);
 	/* Bound meanwhile for the same bind(), restarted after a signal. */
 	if (*err == EINVAL && bound_to(fd, c) && claim_bind(c, req->id)) {
 		*err = 0;
@@ -952,10 +950,8 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 		if (!sent && errno != ENOENT)
 			fprintf(stderr, "%s: pid %d: SECCOMP_IOCTL_NOTIF_SEND: %s\n",
 				s->name, req->pid, strerror(errno));
-		if (sent && c.bound)
-			forget_bind(&c, req->id);
-		else if (!sent && c.bound)
-			settle_bind(&c, req->id);
+		if (c.bound)
+			end_bind(&c, req->id, sent);
 	}
 out:
 	free(req);
