@@ -1,11 +1,13 @@
 # The console protocol: its one description and its one parser.
 #
-# Every log the harness judges is a console log: boot/run.sh writes the
-# first line and QEMU's serial console the rest (the guest's /init,
-# boot/image/init.c, writes the markers); the host checks write the same
-# format through host_begin, host_case and host_end (boot/lib.sh). A line
-# may end in carriage returns (the guest's console), which are dropped
-# here, once, before any reader sees the line.
+# Every log the harness judges is in this format: for a guest, boot/run.sh
+# writes the first line, the guest's test channel (a serial port or virtio
+# console that only its /init, boot/image/init.c, and the tests write to)
+# the markers and TAP, and boot/run.sh appends the kernel's console when
+# QEMU ends; the host checks write the same format through host_begin,
+# host_case and host_end (boot/lib.sh). A line may end in carriage returns
+# (a guest's tty), which are dropped here, once, before any reader sees the
+# line.
 #
 #   @@@ RUN base=B arch=A suite=S [accel=X] [smp=TEXT]
 #                        first line (boot/run.sh, host_begin); smp= is last,
@@ -19,19 +21,22 @@
 #                        timeout:Ns or missing:PATH
 #   @@@ STRAY ABI TEST pid=N ppid=N state=C comm=NAME
 #                        TEST left that process behind; /init killed it
-#   @@@ KMSG <L>[SECONDS] TEXT
-#                        a kernel message of warning level or worse, as it
-#                        came
 #   @@@ KLOG BEGIN ... @@@ KLOG END
 #                        the whole kernel log, at the end
 #   @@@ DONE             the guest reached its end: the last marker
 #   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed
+#   @@@ CONSOLE DEVICE   boot/run.sh: the kernel's console (DEVICE) follows,
+#                        to the end of the log; /init and the tests write
+#                        to a channel of their own (the lines above), so
+#                        no kernel message can split a test's line, and no
+#                        line of the console is read as a marker or TAP
 #
 # Use: awk -f boot/console.awk -f READER.awk LOG... The rule below runs
 # first for every line and sets, for the reader's rules:
-#   kind     RUN INIT BEGIN END STRAY KMSG KLOG DONE HOST, or "" for any
-#            other line (TAP, console text)
-#   text     the line after its marker (for KMSG: the kernel's message)
+#   kind     RUN INIT BEGIN END STRAY KLOG DONE HOST CONSOLE, or "" for
+#            any other line (TAP, the kernel console's text)
+#   in_console  1 on the CONSOLE line and every line after it
+#   text     the line after its marker
 #   abi, test  of BEGIN, END and STRAY, and of any line inside a test's
 #            section ("" outside one)
 #   status   of END;  stray  of STRAY ("pid=... comm=...")
@@ -43,7 +48,7 @@
 function console_reset() {
 	delete run
 	abi = test = ""
-	console_closed = 0
+	console_closed = in_console = 0
 }
 
 FNR == 1 { console_reset() }
@@ -55,7 +60,14 @@ FNR == 1 { console_reset() }
 	console_closed = 0
 	kind = text = status = stray = tap = ""
 	tap_skip = 0
-	if ($0 ~ /^@@@ [A-Z]+( |$)/) {
+	if (in_console) {
+		abi = test = ""
+	} else if ($0 ~ /^@@@ CONSOLE( |$)/) {
+		kind = "CONSOLE"
+		text = substr($0, 13)
+		in_console = 1
+		abi = test = ""
+	} else if ($0 ~ /^@@@ [A-Z]+( |$)/) {
 		kind = $2
 		text = substr($0, length($2) + 6)
 		if (kind == "RUN") {
@@ -78,9 +90,6 @@ FNR == 1 { console_reset() }
 			test = $4
 			stray = substr($0, index($0, "pid="))
 			console_closed = 1
-		} else if (kind == "KMSG") {
-			# "<4>[   12.345] text": judged like the kernel's own lines
-			$0 = text
 		} else if (kind != "INIT" && kind != "KLOG" && kind != "DONE" && kind != "HOST") {
 			kind = ""
 		}

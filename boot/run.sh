@@ -1,8 +1,9 @@
 #!/bin/sh
 # boot/run.sh [-n] [-f FLAVOUR] [-k IMAGE] [-l LOG] [-t TIMEOUT] ARCH SUITE
 #   Boot ARCH's kernel and initramfs in QEMU running boot/suites/SUITE, with
-#   the console in LOG (default $LOGS/ARCH-SUITE.log). Exits 0 once QEMU is
-#   done; boot/verdict.awk judges the log. SUITE 'shell' is interactive.
+#   the tests' channel and then the kernel's console in LOG (default
+#   $LOGS/ARCH-SUITE.log). Exits 0 once QEMU is done; boot/verdict.awk
+#   judges the log. SUITE 'shell' is interactive, on the console.
 #   -f FLAVOUR  the kernel 'boot/kernel/build.sh -f FLAVOUR' built, with the
 #               flavour's settings (boot/flavour/FLAVOUR/flavour.conf)
 #   -k IMAGE    another kernel image (the pristine baseline, the canary)
@@ -57,14 +58,21 @@ case $kernel_args in
 	;;
 esac
 
-# qemu ACCEL SUITE SERIAL [WRAPPER...]: run QEMU (under WRAPPER, e.g. timeout).
+# qemu ACCEL SUITE CONSOLE TAP [WRAPPER...]: run QEMU (under WRAPPER, e.g.
+# timeout), the kernel's console on the first serial port (CONSOLE: QEMU's
+# -serial argument) and the tests' channel, the arch's device for the
+# QEMU character device TAP ('stdio', or 'null' and not used).
 qemu() {
-	_accel=$1 _suite=$2 _serial=$3
-	shift 3
+	_accel=$1 _suite=$2 _console=$3 _tap=$4
+	shift 4
+	_tap_arg="tap=$TAP "
+	[ "$_tap" != null ] || _tap_arg=
+	# shellcheck disable=SC2086 # QEMU_TAP and QEMU_EXTRA are argument lists
 	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
 		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
-		-append "console=$CONSOLE panic=-1 oops=panic suite=$_suite $kernel_args" \
-		-display none -monitor none -serial "$_serial" -no-reboot $QEMU_EXTRA
+		-append "console=$CONSOLE ${_tap_arg}panic=-1 oops=panic suite=$_suite $kernel_args" \
+		-display none -monitor none -serial "$_console" -chardev "$_tap,id=tap" $QEMU_TAP \
+		-no-reboot $QEMU_EXTRA
 }
 
 # KVM is tried with a short boot; a guest that hangs or aborts means TCG.
@@ -74,7 +82,7 @@ choose_accel() {
 	[ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] || { echo tcg; return; }
 	memo=$BCACHE/accel-$ARCH${flavour:+-$flavour}
 	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ]; then
-		if qemu kvm probe stdio timeout -k 2 20 </dev/null 2>&1 |
+		if qemu kvm probe file:/dev/null stdio timeout -k 2 20 </dev/null 2>&1 |
 			grep -q '^@@@ DONE'; then
 			echo kvm >"$memo"
 		else
@@ -95,7 +103,7 @@ fi
 
 if [ "$suite" = shell ]; then
 	step "interactive guest; leave with 'exit' or Ctrl-A X"
-	qemu "$accel" shell mon:stdio
+	qemu "$accel" shell mon:stdio null
 	exit 0
 fi
 
@@ -112,7 +120,7 @@ key=$({
 	sha256sum "$image" "$0" "$TOP/boot/lib.sh" | cut -d' ' -f1
 	cat "$initrd.content"
 	"$QEMU" --version | head -n 1
-	echo "$BASE $ARCH $suite $timeout $accel $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $KERNEL_ARGS $host_mhz"
+	echo "$BASE $ARCH $suite $timeout $accel $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $TAP $QEMU_TAP $KERNEL_ARGS $host_mhz"
 } | sha256sum | cut -d' ' -f1)
 # A log is kept if its key matches, it passes the verdict or the caller
 # keeps failed logs, and QEMU itself did not fail in it.
@@ -128,23 +136,34 @@ fi
 rm -f "$log.key"
 
 step "booting suite '$suite' (timeout ${timeout} s, log: $log)"
-# The console goes to LOG.new, which becomes LOG when QEMU is done.
+# The tests' channel goes to LOG.new (and, as progress, to the screen), the
+# kernel's console to LOG.console; LOG.new becomes LOG, the console
+# appended, when QEMU is done.
 new=$log.new
+console=$log.console
 echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$new"
+: >"$console"
 rc_file=$log.rc
 {
 	rc=0
-	qemu "$accel" "$suite" stdio timeout -k 5 "$timeout" </dev/null 2>&1 || rc=$?
+	qemu "$accel" "$suite" "file:$console" stdio timeout -k 5 "$timeout" </dev/null 2>&1 || rc=$?
 	echo "$rc" >"$rc_file"
 } | tee -a "$new" | awk -v show_tap="${SHOW_TAP:-}" -f "$TOP/boot/console.awk" -f "$TOP/boot/progress.awk" |
 	while IFS= read -r line; do step "  $line"; done
 rc=$(cat "$rc_file")
 rm -f "$rc_file"
+# a last line the guest did not end must not swallow a marker
+[ -z "$(tail -c 1 "$new")" ] || echo >>"$new"
 case $rc in
 0) ;;
 124 | 137) echo "@@@ HOST guest did not finish within $timeout s" >>"$new" ;;
 *) echo "@@@ HOST qemu exited with status $rc" >>"$new" ;;
 esac
+{
+	echo "@@@ CONSOLE $CONSOLE"
+	cat "$console"
+} >>"$new"
+rm -f "$console"
 mv "$new" "$log"
 echo "$key $(sha256sum <"$log" | cut -d' ' -f1)" >"$log.key"
 step "guest finished (qemu status $rc, $(($(date +%s) - _t0)) s)"

@@ -10,7 +10,8 @@
 # order, a count of TAP points other than the plan's, a skip the plan does
 # not allow, 'Bail out!', a second /init, a TAP line split by a kernel
 # message, a known failure the pristine kernel of the same base does not
-# show (LOGDIR/ARCH-pristine.log), and any kernel trouble each fail.
+# show (LOGDIR/ARCH-pristine.log), a guest log without the kernel's
+# console (appended by boot/run.sh) and any kernel trouble each fail.
 # Prints a matrix of arch/ABI x passed/failed/skipped, then every failure
 # as "FAILED ROW: LOG: ARCH: what", the plan's counts for these logs, and
 # last 'N passed, N failed, N skipped'. Exits 1 if anything failed or
@@ -104,7 +105,7 @@ function start_file() {
 	file = FILENAME
 	short = basename(file)
 	arch = run_arch = run_base = run_suite = ""
-	runseen = done = insection = smp_seen = ninit = 0
+	runseen = done = insection = smp_seen = ninit = console_seen = 0
 	smp = ""
 	delete seen_count; delete bad_seen; delete group_count
 	planned_log = 0
@@ -262,7 +263,10 @@ function finish_file(   i, k, missing) {
 	if (!runseen)
 		failure(arch, "not a boot/run.sh log")
 	else if (!done)
-		failure(arch, "the guest did not reach its end (@@@ DONE missing)")
+		failure(arch, "the guest did not reach its end (@@@ DONE missing; " \
+			(console_seen ? "the kernel console is at the end of the log)" : "no kernel console either)"))
+	if (runseen && run_arch != "host" && !console_seen)
+		failure(arch, "no kernel console (@@@ CONSOLE): boot/run.sh appends it when QEMU ends")
 	if (smp != "" && !smp_seen)
 		failure(arch, "the kernel did not say '" smp "': fewer CPUs than asked for")
 	if (planned_log) {
@@ -383,6 +387,9 @@ kind == "END" {
 }
 
 kind == "DONE" { done = 1; next }
+# The kernel's console, after everything /init wrote: read for the CPUs
+# and for kernel trouble only.
+kind == "CONSOLE" { close_section(); console_seen = 1; next }
 # The guest's /init found a process TEST left behind, and killed it.
 kind == "STRAY" { failure(arch "/" abi, abi " " test ": left a process behind: " stray); next }
 kind == "HOST" { failure(arch, text); next }
@@ -448,7 +455,7 @@ insection && kind == "" && run_arch != "host" && !/^#/ && /\[ *[0-9]+\.[0-9]+\] 
 	failure(row, sectname ": a kernel message split a TAP line: " $0)
 }
 
-smp != "" && index($0, smp) { smp_seen = 1 }
+in_console && smp != "" && index($0, smp) { smp_seen = 1 }
 
 # The kernel must not complain, on the console, in a test's '#' lines (a
 # report the test copied, or a kernel line written into one) or in the

@@ -50,7 +50,7 @@ verdict_on_logs() {
 
 # A complete log of one passing test, and the same log cut before its end
 good_log() {
-	printf '@@@ RUN arch=%s suite=t\n@@@ BEGIN %s t\n1..1\nok 1 t\n@@@ END %s t status=0\n@@@ DONE\n' \
+	printf '@@@ RUN arch=%s suite=t\n@@@ BEGIN %s t\n1..1\nok 1 t\n@@@ END %s t status=0\n@@@ DONE\n@@@ CONSOLE ttyS0\n' \
 		"$1" "$1" "$1" >"$2"
 }
 cut_log() {
@@ -158,7 +158,7 @@ two_bases_get_rows_of_their_own() {
 a_cut_log_is_named() {
 	cut_log arm64 "$LOGS/harness-cut.log"
 	good_log x86_64 "$LOGS/harness-good.log"
-	verdict_on_logs "@@@ DONE missing) (log: $LOGS/harness-cut.log)" \
+	verdict_on_logs "@@@ DONE missing; the kernel console is at the end of the log) (log: $LOGS/harness-cut.log)" \
 		"$LOGS/harness-cut.log" "$LOGS/harness-good.log"
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest /init: mount what the tests need, run the tests of one suite for
- * every guest ABI, stream their output to the console between markers that
+ * every guest ABI, stream their output between markers that
  * boot/verdict.awk reads, name (@@@ STRAY) and kill any process a test
  * leaves behind, dump the kernel log, and reboot (QEMU runs with
  * -no-reboot, so that ends the guest).
@@ -18,10 +18,13 @@
  * also applies on the host (boot/tests/suite-lines.sh holds the two
  * readers against each other); a bad line is named (@@@ INIT) and not run.
  *
- * Kernel messages of warning level and worse are copied to the console as
- * they come ("@@@ KMSG <LEVEL>[SECONDS] TEXT", one write() per line so
- * that they never split a test's line), so that a guest that hangs still
- * shows the splat that explains it.
+ * Everything /init and the tests write goes to a channel of its own, the
+ * device the kernel command line names (tap=DEVICE: a second serial port or
+ * a virtio console, boot/arch/ARCH/arch.conf), not to the kernel's console:
+ * no kernel message can split a test's line there. Kernel messages of
+ * warning level and worse go to the console as they come, so that a guest
+ * that hangs still shows the splat that explains it; boot/run.sh appends
+ * the console to the log when QEMU ends.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -98,63 +101,6 @@ static void on_alarm(int sig)
 	timed_out = 1;
 }
 
-static pid_t kmsg_pid;
-
-/*
- * Copy /dev/kmsg records of level KERN_WARNING or worse to stdout, from
- * the first record kept (@from_start) or from now on.
- */
-static void start_kmsg_stream(int from_start)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_CLOEXEC);
-
-	kmsg_pid = 0;	/* a dead streamer's pid may be a test's by now */
-	if (fd < 0) {
-		say("@@@ INIT /dev/kmsg: %s\n", strerror(errno));
-		return;
-	}
-	if (!from_start)
-		lseek(fd, 0, SEEK_END);
-	kmsg_pid = fork();
-	if (kmsg_pid != 0) {
-		close(fd);
-		return;
-	}
-	setpgid(0, 0);
-	for (;;) {
-		char rec[8192], out[8300], *text, *nl;
-		unsigned long long usec;
-		int prio, len;
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-
-		if (n < 0 && errno == EPIPE)	/* records lost to the ring */
-			continue;
-		if (n <= 0)
-			_exit(0);
-		rec[n] = 0;
-		/* "PRIO,SEQ,USEC,FLAGS;TEXT\n" and continuation lines */
-		text = strchr(rec, ';');
-		if (!text || sscanf(rec, "%d,%*u,%llu", &prio, &usec) != 2 || (prio & 7) > 4)
-			continue;
-		nl = strchr(++text, '\n');
-		if (nl)
-			*nl = 0;
-		len = snprintf(out, sizeof(out), "@@@ KMSG <%d>[%5llu.%06llu] %s\n",
-			       prio & 7, usec / 1000000, usec % 1000000, text);
-		if (write(1, out, len < (int)sizeof(out) ? len : (int)sizeof(out) - 1) < 0)
-			_exit(1);
-	}
-}
-
-static void stop_kmsg_stream(void)
-{
-	if (kmsg_pid <= 0)
-		return;
-	kill(kmsg_pid, SIGKILL);
-	waitpid(kmsg_pid, NULL, 0);
-	kmsg_pid = 0;
-}
-
 /*
  * Processes other than init and the kernel's threads (kthreadd, pid 2, and
  * its children): after a test, none may be left. Reaps orphans first. With
@@ -174,7 +120,7 @@ static int count_strays(const char *abi, const char *test, int report)
 		char state = '?';
 		FILE *f;
 
-		if (pid <= 2 || pid == kmsg_pid)
+		if (pid <= 2)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 		f = fopen(path, "r");
@@ -213,7 +159,6 @@ static void check_strays(const char *abi, const char *test)
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
-	start_kmsg_stream(0);
 }
 
 /* Run one test; return a word for its END marker. */
@@ -347,6 +292,33 @@ static void run_suite(const char *suite)
 	fclose(r.f);
 }
 
+/*
+ * Make /dev/@name stdout and stderr. A virtio console's port appears a
+ * moment after /init starts: wait up to 30 s for it. On failure, say why
+ * on the console and return 0.
+ */
+static int open_channel(const char *name)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	char path[64];
+	int fd = -1;
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	for (int i = 0; i < 3000 && fd < 0; i++) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 && errno != ENOENT && errno != ENODEV && errno != ENXIO)
+			break;
+		if (fd < 0)
+			nanosleep(&tick, NULL);
+	}
+	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) {
+		say("@@@ INIT no channel for the tests' output, %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	close(fd);
+	return 1;
+}
+
 static void dump_kernel_log(void)
 {
 	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
@@ -365,7 +337,7 @@ static void dump_kernel_log(void)
 int main(void)
 {
 	struct sigaction alarm_action = { .sa_handler = on_alarm };
-	const char *suite = getenv("suite");
+	const char *suite = getenv("suite"), *tap = getenv("tap");
 
 	/* No SA_RESTART: the alarm must interrupt waitpid(). */
 	sigaction(SIGALRM, &alarm_action, NULL);
@@ -392,19 +364,17 @@ int main(void)
 	setenv("HOME", "/tmp", 1);
 	setenv("TERM", "dumb", 0);
 
-	/* Only errors and worse on the console itself: warnings come through
-	 * start_kmsg_stream() as whole lines, and all of the log is dumped at
-	 * the end.
-	 */
-	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 4);
-	start_kmsg_stream(1);
+	/* Warnings and worse on the console; all of the log is dumped at the end. */
+	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
+	if (tap && !open_channel(tap))
+		goto end;
 
 	say("@@@ INIT suite=%s\n", suite ? suite : "(none)");
 	if (suite)
 		run_suite(suite);
-	stop_kmsg_stream();
 	dump_kernel_log();
 	say("@@@ DONE\n");
+end:
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 1;

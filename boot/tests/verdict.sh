@@ -40,6 +40,10 @@ an-arm64-rcu-stall-fails|arm64-check.log: arm64: kernel trouble (rcu-stall): rcu
 kasan-inside-a-hash-line-fails|x86_64-check.log: x86_64: kernel trouble (kasan): BUG: KASAN: slab-use-after-free in pidfd_getfd
 bail-out-after-a-complete-plan-fails|x86_64-check.log: x86_64: x86_64 sel: Bail out!
 a-host-check-log-with-no-case-fails|lint.log: host: g *: 0 sections, the plan says 2
+a-guest-log-without-its-kernel-console-fails|x86_64-check.log: x86_64: no kernel console
+a-done-the-kernel-console-shows-does-not-count|x86_64-check.log: x86_64: the guest did not reach its end
+a-section-the-kernel-console-shows-does-not-count|x86_64-check.log: x86_64: i386 sel: missing
+cpus-a-test-reports-do-not-count|x86_64-check.log: x86_64: the kernel did not say 'smp: Brought up 1 node, 2 CPUs'
 a-known-failure-without-the-pristine-failure-fails|x86_64-check.log: x86_64: i386 sel: not ok 3 c: a known failure, but
 a-known-failure-the-pristine-kernel-shows-is-known|1 known failure
 EOF
@@ -51,6 +55,12 @@ EOF
 		done
 }
 
+# console: the kernel console, which boot/run.sh appends to a guest's log
+console() {
+	printf '@@@ CONSOLE ttyS0\n[    0.000000] Linux version 6.1.0\n[    0.100000] %s\n' "$smp"
+	echo '[    0.200000] Run /init as init process'
+}
+
 # good DIR: the logs every case starts from
 good() {
 	d=$1
@@ -59,7 +69,6 @@ good() {
 		case $a in x86_64) abis="x86_64 i386" ;; arm64) abis="arm64 armhf" ;; esac
 		{
 			echo "@@@ RUN base=test arch=$a suite=check accel=tcg smp=$smp"
-			echo "[    0.100000] $smp"
 			echo "@@@ INIT suite=check"
 			for abi in $abis; do
 				printf '@@@ BEGIN %s hello\n1..1\nok 1 hello\n\n@@@ END %s hello status=0\n' "$abi" "$abi"
@@ -73,13 +82,14 @@ good() {
 				printf 'ok 3 c\n\n@@@ END %s sel status=0\n' "$abi"
 			done
 			printf '@@@ KLOG BEGIN\n<6>[    0.100000] %s\n\n@@@ KLOG END\n@@@ DONE\n' "$smp"
+			console
 		} >"$d/$a-check.log"
 	done
 	{
 		echo "@@@ RUN base=test arch=x86_64 suite=demo accel=tcg smp=$smp"
-		echo "[    0.100000] $smp"
 		echo "@@@ INIT suite=demo"
 		printf '@@@ BEGIN x86_64 samples\n1..2\nok 1 s\nok 2 t\n\n@@@ END x86_64 samples status=0\n@@@ DONE\n'
+		console
 	} >"$d/x86_64-demo.log"
 	{
 		echo "@@@ RUN base=test arch=host suite=lint"
@@ -131,11 +141,23 @@ make_case() {
 		edit "$x" '/^@@@ BEGIN x86_64 sel/,/^@@@ END x86_64 sel/{s/^ok 3 c$/not [   12.345678] random: crng reseeded\nok 3 c/;s/status=0/status=1/}' ;;
 	a-hung-task-fails) edit "$arm" '/^@@@ KLOG END/i <3>[  245.000000] INFO: task kworker/0:1:12 blocked for more than 120 seconds.' ;;
 	an-arm64-rcu-stall-fails)
-		edit "$arm" '/^@@@ END armhf hello/i [   60.000000] rcu: INFO: rcu_sched self-detected stall on CPU\n[   60.000001] Call trace:\n[   60.000002]  dump_backtrace+0x0/0x1e0' ;;
+		edit "$arm" '$a [   60.000000] rcu: INFO: rcu_sched self-detected stall on CPU\n[   60.000001] Call trace:\n[   60.000002]  dump_backtrace+0x0/0x1e0' ;;
 	kasan-inside-a-hash-line-fails)
 		edit "$x" '/^@@@ BEGIN x86_64 sel/a # [   30.000000] BUG: KASAN: slab-use-after-free in pidfd_getfd+0x1c/0x80' ;;
 	bail-out-after-a-complete-plan-fails) edit "$x" '/^@@@ BEGIN x86_64 sel/,/^@@@ END x86_64 sel/s/^ok 3 c$/ok 3 c\nBail out! the runner gave up/' ;;
 	a-host-check-log-with-no-case-fails) printf '@@@ RUN base=test arch=host suite=lint\n@@@ DONE\n' >"$d/lint.log" ;;
+	a-guest-log-without-its-kernel-console-fails) edit "$x" '/^@@@ CONSOLE/,$d' ;;
+	a-done-the-kernel-console-shows-does-not-count)
+		edit "$x" '/^@@@ DONE/d'
+		edit "$x" '$a @@@ DONE' ;;
+	a-section-the-kernel-console-shows-does-not-count)
+		sed -n '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/p' "$x" >"$d/sel"
+		edit "$x" '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/d'
+		edit "$x" "\$r $d/sel" ;;
+	cpus-a-test-reports-do-not-count)
+		edit "$x" '/^@@@ CONSOLE/,${/smp: Brought up/d}'
+		edit "$x" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/smp: Brought up/d}'
+		edit "$x" '/^@@@ BEGIN x86_64 sel/a smp: Brought up 1 node, 2 CPUs' ;;
 	a-known-failure-without-the-pristine-failure-fails)
 		edit "$x" '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/{s/^ok 3 c$/not ok 3 c/;s/status=0/status=1/}' ;;
 	a-known-failure-the-pristine-kernel-shows-is-known)
