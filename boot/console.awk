@@ -9,8 +9,9 @@
 # (a guest's tty), which are dropped here, once, before any reader sees the
 # line.
 #
-#   @@@ RUN base=B arch=A suite=S [accel=X] [smp=TEXT]
-#                        first line (boot/run.sh, host_begin); smp= is last,
+#   @@@ RUN base=B arch=A suite=S [accel=X] [icount=N] [console=TOKEN] [smp=TEXT]
+#                        first line (boot/run.sh, host_begin); TOKEN is a
+#                        secret of the boot, which no test sees; smp= is last,
 #                        and TEXT, the kernel's line for all CPUs up, must
 #                        appear in the log
 #   @@@ INIT TEXT        the guest's /init started (suite=S) or says what
@@ -25,16 +26,19 @@
 #                        the whole kernel log, at the end
 #   @@@ DONE             the guest reached its end: the last marker
 #   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed
-#   @@@ CONSOLE DEVICE   boot/run.sh: the kernel's console (DEVICE) follows,
+#   @@@ CONSOLE DEVICE TOKEN
+#                        boot/run.sh: the kernel's console (DEVICE) follows,
 #                        to the end of the log; /init and the tests write
 #                        to a channel of their own (the lines above), so
 #                        no kernel message can split a test's line, and no
-#                        line of the console is read as a marker or TAP
+#                        line of the console is read as a marker or TAP.
+#                        Without the RUN line's TOKEN it is not the
+#                        console's start (kind BADCONSOLE): a test wrote it
 #
 # Use: awk -f boot/console.awk -f READER.awk LOG... The rule below runs
 # first for every line and sets, for the reader's rules:
-#   kind     RUN INIT BEGIN END STRAY KLOG DONE HOST CONSOLE, or "" for
-#            any other line (TAP, the kernel console's text)
+#   kind     RUN INIT BEGIN END STRAY KLOG DONE HOST CONSOLE BADCONSOLE,
+#            or "" for any other line (TAP, the kernel console's text)
 #   in_console  1 on the CONSOLE line and every line after it
 #   text     the line after its marker
 #   abi, test  of BEGIN, END and STRAY, and of any line inside a test's
@@ -63,10 +67,13 @@ FNR == 1 { console_reset() }
 	if (in_console) {
 		abi = test = ""
 	} else if ($0 ~ /^@@@ CONSOLE( |$)/) {
-		kind = "CONSOLE"
 		text = substr($0, 13)
-		in_console = 1
-		abi = test = ""
+		if (run["console"] != "" && $4 == run["console"]) {
+			kind = "CONSOLE"
+			in_console = 1
+			abi = test = ""
+		} else
+			kind = "BADCONSOLE"
 	} else if ($0 ~ /^@@@ [A-Z]+( |$)/) {
 		kind = $2
 		text = substr($0, length($2) + 6)

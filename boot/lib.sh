@@ -74,7 +74,7 @@ load_arch() {
 	ARCH_DIR=$TOP/boot/arch/$ARCH
 	[ -f "$ARCH_DIR/arch.conf" ] ||
 		die "unknown arch '$ARCH'; known: $(known_arches | tr '\n' ' ')"
-	QEMU_EXTRA= INITRD_LAYER= TAP= QEMU_TAP=
+	QEMU_EXTRA= INITRD_LAYER= TAP= QEMU_TAP= QEMU_ICOUNT=no
 	# shellcheck disable=SC1091
 	. "$ARCH_DIR/arch.conf"
 	[ -n "$TAP" ] && [ -n "$QEMU_TAP" ] || die "$ARCH_DIR/arch.conf: no TAP or QEMU_TAP (the tests' channel)"

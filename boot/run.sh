@@ -13,7 +13,10 @@
 #   A run whose inputs (kernel, initramfs, suite, timeout, QEMU and its
 #   settings, this script) are those of the last complete run into the same
 #   LOG is not repeated when that log passed the verdict: that log is kept.
-#   Environment: ACCEL=kvm|tcg skips the KVM probe; SHOW_TAP=1 shows the
+#   Environment: ACCEL=kvm|tcg skips the KVM probe; ICOUNT=N runs TCG with
+#   -icount shift=N,sleep=off (guest time from instructions executed: one
+#   is 2^N ns; for make bench's figures that host load cannot move);
+#   SHOW_TAP=1 shows the
 #   tests' TAP as it comes; RERUN=1 boots even when nothing changed;
 #   REUSE_FAILED=1 also keeps a log that failed (for the harness
 #   self-test, whose logs must fail).
@@ -33,7 +36,13 @@ while getopts nf:k:l:t: opt; do
 done
 shift $((OPTIND - 1))
 [ $# = 2 ] || die "$usage"
+case ${ICOUNT:-} in
+'' | [0-9] | 10) ;;
+*) die "ICOUNT=$ICOUNT: want a shift from 0 to 10" ;;
+esac
 load_arch "$1"
+[ -z "${ICOUNT:-}" ] || [ "$QEMU_ICOUNT" = yes ] ||
+	die "ICOUNT=$ICOUNT: not on $ARCH: ${QEMU_ICOUNT#no: } (boot/arch/$ARCH/arch.conf)"
 suite=$2
 [ -z "$flavour" ] || load_flavour "$flavour"
 [ -f "$TOP/boot/suites/$suite" ] || die "no suite boot/suites/$suite"
@@ -72,13 +81,14 @@ qemu() {
 		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
 		-append "console=$CONSOLE ${_tap_arg}panic=-1 oops=panic suite=$_suite $kernel_args" \
 		-display none -monitor none -serial "$_console" -chardev "$_tap,id=tap" $QEMU_TAP \
-		-no-reboot $QEMU_EXTRA
+		-no-reboot $QEMU_EXTRA ${ICOUNT:+-icount shift=$ICOUNT,sleep=off}
 }
 
 # KVM is tried with a short boot; a guest that hangs or aborts means TCG.
 # The answer is kept until the kernel image changes.
 choose_accel() {
 	[ -z "${ACCEL:-}" ] || { echo "$ACCEL"; return; }
+	[ -z "${ICOUNT:-}" ] || { echo tcg; return; }
 	[ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] || { echo tcg; return; }
 	memo=$BCACHE/accel-$ARCH${flavour:+-$flavour}
 	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ]; then
@@ -120,7 +130,7 @@ key=$({
 	sha256sum "$image" "$0" "$TOP/boot/lib.sh" | cut -d' ' -f1
 	cat "$initrd.content"
 	"$QEMU" --version | head -n 1
-	echo "$BASE $ARCH $suite $timeout $accel $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $TAP $QEMU_TAP $KERNEL_ARGS $host_mhz"
+	echo "$BASE $ARCH $suite $timeout $accel ${ICOUNT:-} $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $TAP $QEMU_TAP $KERNEL_ARGS $host_mhz"
 } | sha256sum | cut -d' ' -f1)
 # A log is kept if its key matches, it passes the verdict or the caller
 # keeps failed logs, and QEMU itself did not fail in it.
@@ -136,34 +146,39 @@ fi
 rm -f "$log.key"
 
 step "booting suite '$suite' (timeout ${timeout} s, log: $log)"
-# The tests' channel goes to LOG.new (and, as progress, to the screen), the
-# kernel's console to LOG.console; LOG.new becomes LOG, the console
-# appended, when QEMU is done.
-new=$log.new
-console=$log.console
-echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite accel=$accel smp=$SMP_OK" >"$new"
+# The tests' channel goes to LOG.tap (a file: QEMU's virtio console drops
+# what a non-blocking pipe does not take), shown as progress while it
+# grows; the kernel's console to LOG.console. When QEMU is done, LOG.new
+# gets the RUN line, the channel, QEMU's own messages and the console after
+# a CONSOLE line that carries this boot's secret (no test sees it, so none
+# can write that line), and becomes LOG.
+new=$log.new tap=$log.tap console=$log.console qemu_out=$log.qemu
+token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+: >"$tap"
 : >"$console"
-rc_file=$log.rc
-{
-	rc=0
-	qemu "$accel" "$suite" "file:$console" stdio timeout -k 5 "$timeout" </dev/null 2>&1 || rc=$?
-	echo "$rc" >"$rc_file"
-} | tee -a "$new" | awk -v show_tap="${SHOW_TAP:-}" -f "$TOP/boot/console.awk" -f "$TOP/boot/progress.awk" |
+qemu "$accel" "$suite" "file:$console" "file,path=$tap" timeout -k 5 "$timeout" \
+	</dev/null >"$qemu_out" 2>&1 &
+qpid=$!
+tail -n +1 -f --pid="$qpid" "$tap" |
+	awk -v show_tap="${SHOW_TAP:-}" -f "$TOP/boot/console.awk" -f "$TOP/boot/progress.awk" |
 	while IFS= read -r line; do step "  $line"; done
-rc=$(cat "$rc_file")
-rm -f "$rc_file"
-# a last line the guest did not end must not swallow a marker
-[ -z "$(tail -c 1 "$new")" ] || echo >>"$new"
-case $rc in
-0) ;;
-124 | 137) echo "@@@ HOST guest did not finish within $timeout s" >>"$new" ;;
-*) echo "@@@ HOST qemu exited with status $rc" >>"$new" ;;
-esac
+rc=0
+wait "$qpid" || rc=$?
 {
-	echo "@@@ CONSOLE $CONSOLE"
+	echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite accel=$accel${ICOUNT:+ icount=$ICOUNT} console=$token smp=$SMP_OK"
+	cat "$tap"
+	# a last line the guest did not end must not swallow a marker
+	echo
+	cat "$qemu_out"
+	case $rc in
+	0) ;;
+	124 | 137) echo "@@@ HOST guest did not finish within $timeout s" ;;
+	*) echo "@@@ HOST qemu exited with status $rc" ;;
+	esac
+	echo "@@@ CONSOLE $CONSOLE $token"
 	cat "$console"
-} >>"$new"
-rm -f "$console"
+} >"$new"
+rm -f "$tap" "$console" "$qemu_out"
 mv "$new" "$log"
 echo "$key $(sha256sum <"$log" | cut -d' ' -f1)" >"$log.key"
 step "guest finished (qemu status $rc, $(($(date +%s) - _t0)) s)"

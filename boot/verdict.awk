@@ -105,7 +105,7 @@ function start_file() {
 	file = FILENAME
 	short = basename(file)
 	arch = run_arch = run_base = run_suite = ""
-	runseen = done = insection = smp_seen = ninit = console_seen = 0
+	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
 	smp = ""
 	delete seen_count; delete bad_seen; delete group_count
 	planned_log = 0
@@ -390,6 +390,12 @@ kind == "DONE" { done = 1; next }
 # The kernel's console, after everything /init wrote: read for the CPUs
 # and for kernel trouble only.
 kind == "CONSOLE" { close_section(); console_seen = 1; next }
+kind == "BADCONSOLE" {
+	failure(insection ? row : arch, "'@@@ CONSOLE' without this boot's token (a test wrote it?): " $0)
+	next
+}
+# /init says on the console what went wrong before its channel was there
+in_console && /^@@@ INIT / { failure(arch, $0) }
 # The guest's /init found a process TEST left behind, and killed it.
 kind == "STRAY" { failure(arch "/" abi, abi " " test ": left a process behind: " stray); next }
 kind == "HOST" { failure(arch, text); next }
@@ -455,7 +461,13 @@ insection && kind == "" && run_arch != "host" && !/^#/ && /\[ *[0-9]+\.[0-9]+\] 
 	failure(row, sectname ": a kernel message split a TAP line: " $0)
 }
 
-in_console && smp != "" && index($0, smp) { smp_seen = 1 }
+# The kernel's own line, the first of its kind, printed before /init ran:
+# a test can write to the console (/dev/kmsg), but only later.
+in_console && !smp_line && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] smp: Brought up / {
+	smp_line = 1
+	if (smp != "" && index($0, smp))
+		smp_seen = 1
+}
 
 # The kernel must not complain, on the console, in a test's '#' lines (a
 # report the test copied, or a kernel line written into one) or in the

@@ -1,7 +1,7 @@
 # Guest programs from samples/ (see boot/image/user.mk).
 PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind supervise-test \
 	file-caps uring-bind \
-	bind-bench
+	bind-bench notif-rtt
 user-trap-pidfd_SRC := samples/seccomp/user-trap-pidfd.c samples/seccomp/user-trap-helper.c \
 	samples/seccomp/user-trap-helper.h
 POLICY_SRC := samples/bind-supervisor/policy.c samples/bind-supervisor/policy.h \
@@ -17,7 +17,10 @@ file-caps_SRC := samples/bind-supervisor/file-caps.c
 uring-bind_SRC := samples/bind-supervisor/uring-bind.c
 slow-bind_SRC := samples/bind-supervisor/slow-bind.c
 slow-bind_CFLAGS := -pthread
-bind-bench_SRC := samples/bind-supervisor/bind-bench.c
+bind-bench_SRC := samples/bind-supervisor/bind-bench.c samples/bind-supervisor/bench-rows.h
+notif-rtt_SRC := samples/bind-supervisor/notif-rtt.c samples/bind-supervisor/bench-rows.h \
+	samples/bind-supervisor/policy.h samples/seccomp/user-trap-helper.c \
+	samples/seccomp/user-trap-helper.h
 supervise-test_SRC := samples/bind-supervisor/supervise-test.c \
 	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h
 SCRIPTS += samples/samples-test.sh samples/tap.sh

@@ -2,12 +2,13 @@
 # boot/bench/report.sh ARCH...
 #   After 'boot/run.sh ARCH bench': print each ABI's table from the guest
 #   log, with the accelerator and clocksource it ran with, and write all
-#   rows to $BCACHE/bench/bench.csv. Fails if the benchmark itself failed.
+#   rows to $BCACHE/bench/bench.csv (bench-icount.csv with ICOUNT, the
+#   guests run by instruction count). Fails if the benchmark itself failed.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 [ $# -gt 0 ] || die "usage: $0 ARCH..."
 mkdir -p "$BCACHE/bench"
-csv=$BCACHE/bench/bench.csv
+csv=$BCACHE/bench/bench${ICOUNT:+-icount}.csv
 logs=
 echo 'arch,abi,accel,clocksource,method,base,calls,min_ns,median_ns,max_ns,ratio' >"$csv.tmp"
 for a in "$@"; do

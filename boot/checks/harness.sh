@@ -50,7 +50,7 @@ verdict_on_logs() {
 
 # A complete log of one passing test, and the same log cut before its end
 good_log() {
-	printf '@@@ RUN arch=%s suite=t\n@@@ BEGIN %s t\n1..1\nok 1 t\n@@@ END %s t status=0\n@@@ DONE\n@@@ CONSOLE ttyS0\n' \
+	printf '@@@ RUN arch=%s suite=t console=0\n@@@ BEGIN %s t\n1..1\nok 1 t\n@@@ END %s t status=0\n@@@ DONE\n@@@ CONSOLE ttyS0 0\n' \
 		"$1" "$1" "$1" >"$2"
 }
 cut_log() {

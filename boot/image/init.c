@@ -43,6 +43,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +58,65 @@ static void say(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	fflush(stdout);
+}
+
+static const char *channel;	/* the tests' device (tap=), or NULL: the console */
+static struct termios channel_termios;
+
+/*
+ * Make the channel stdout and stderr, and its settings what they were
+ * when we first opened it. A virtio console's port appears a moment after
+ * /init starts: wait up to 30 s for it. On failure, say why (on the
+ * console, the first time) and return 0.
+ */
+static int open_channel(void)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	static int opened;
+	char path[64];
+	int fd = -1;
+
+	snprintf(path, sizeof(path), "/dev/%s", channel);
+	for (int i = 0; i < 3000 && fd < 0; i++) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 && errno != ENOENT && errno != ENODEV && errno != ENXIO)
+			break;
+		if (fd < 0)
+			nanosleep(&tick, NULL);
+	}
+	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) {
+		say("@@@ INIT no channel for the tests' output, %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	close(fd);
+	if (!opened++)
+		tcgetattr(1, &channel_termios);
+	else
+		tcsetattr(1, TCSANOW, &channel_termios);
+	return 1;
+}
+
+/*
+ * After a test: a test that made the channel its controlling tty (setsid(),
+ * then an open without O_NOCTTY) hung it up when it ended, and our writes
+ * fail with EIO: open it again and say so (which fails the run). Undo
+ * whatever else it changed: the tty's settings, a stopped output, the
+ * console's log level.
+ */
+static void keep_channel(const char *abi, const char *test)
+{
+	struct termios t;
+
+	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
+	if (!channel)
+		return;
+	if (tcgetattr(1, &t) && errno == EIO) {
+		if (open_channel())
+			say("@@@ INIT %s %s hung up the tests' channel\n", abi, test);
+		return;
+	}
+	tcflow(1, TCOON);
+	tcsetattr(1, TCSANOW, &channel_termios);
 }
 
 static void mount_fs(const char *type, const char *dir, unsigned long flags)
@@ -286,6 +346,7 @@ static void run_suite(const char *suite)
 			run_test(abis[a], r.argv, r.timeout, status, sizeof(status));
 			/* Whatever the test left behind fails it, and goes. */
 			check_strays(abis[a], r.name);
+			keep_channel(abis[a], r.name);
 			say("\n@@@ END %s %s status=%s\n", abis[a], r.name, status);
 		}
 	}
@@ -293,45 +354,37 @@ static void run_suite(const char *suite)
 }
 
 /*
- * Make /dev/@name stdout and stderr. A virtio console's port appears a
- * moment after /init starts: wait up to 30 s for it. On failure, say why
- * on the console and return 0.
+ * The kernel's log, every record still in its ring, from /dev/kmsg (which
+ * a test's 'dmesg -C' does not empty), as "<LEVEL>[SECONDS] TEXT" lines.
  */
-static int open_channel(const char *name)
-{
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
-	char path[64];
-	int fd = -1;
-
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	for (int i = 0; i < 3000 && fd < 0; i++) {
-		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0 && errno != ENOENT && errno != ENODEV && errno != ENXIO)
-			break;
-		if (fd < 0)
-			nanosleep(&tick, NULL);
-	}
-	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) {
-		say("@@@ INIT no channel for the tests' output, %s: %s\n", path, strerror(errno));
-		return 0;
-	}
-	close(fd);
-	return 1;
-}
-
 static void dump_kernel_log(void)
 {
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf = len > 0 ? malloc(len) : NULL;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (!buf)
-		return;
-	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
 	say("@@@ KLOG BEGIN\n");
-	if (len > 0)
-		fwrite(buf, 1, len, stdout);
-	say("\n@@@ KLOG END\n");
-	free(buf);
+	while (fd >= 0) {
+		char rec[8192], *text, *nl;
+		unsigned long long usec;
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		int prio;
+
+		if (n < 0 && errno == EPIPE)	/* records lost to the ring */
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		/* "PRIO,SEQ,USEC,FLAGS;TEXT\n" and continuation lines */
+		text = strchr(rec, ';');
+		if (!text || sscanf(rec, "%d,%*u,%llu", &prio, &usec) != 2)
+			continue;
+		nl = strchr(++text, '\n');
+		if (nl)
+			*nl = 0;
+		say("<%d>[%5llu.%06llu] %s\n", prio & 7, usec / 1000000, usec % 1000000, text);
+	}
+	if (fd >= 0)
+		close(fd);
+	say("@@@ KLOG END\n");
 }
 
 int main(void)
@@ -343,9 +396,20 @@ int main(void)
 	sigaction(SIGALRM, &alarm_action, NULL);
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* The channel first, so that what follows is said there. */
+	mount_fs("devtmpfs", "/dev", 0);
+	channel = tap;
+	if (channel) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (!open_channel())
+			goto end;
+		/* The console is the kernel's: no test reads or writes it. */
+		if (null >= 0 && dup2(null, 0) == 0 && null != 0)
+			close(null);
+	}
 	mount_fs("proc", "/proc", 0);
 	mount_fs("sysfs", "/sys", 0);
-	mount_fs("devtmpfs", "/dev", 0);
 	/* What udev would add, and kselftest's runner writes to. */
 	symlink("/proc/self/fd", "/dev/fd");
 	symlink("/proc/self/fd/0", "/dev/stdin");
@@ -366,8 +430,6 @@ int main(void)
 
 	/* Warnings and worse on the console; all of the log is dumped at the end. */
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
-	if (tap && !open_channel(tap))
-		goto end;
 
 	say("@@@ INIT suite=%s\n", suite ? suite : "(none)");
 	if (suite)
@@ -375,6 +437,7 @@ int main(void)
 	dump_kernel_log();
 	say("@@@ DONE\n");
 end:
+	tcdrain(1);	/* the UART's buffer, before the reboot ends QEMU */
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 1;

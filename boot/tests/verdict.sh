@@ -44,6 +44,9 @@ a-guest-log-without-its-kernel-console-fails|x86_64-check.log: x86_64: no kernel
 a-done-the-kernel-console-shows-does-not-count|x86_64-check.log: x86_64: the guest did not reach its end
 a-section-the-kernel-console-shows-does-not-count|x86_64-check.log: x86_64: i386 sel: missing
 cpus-a-test-reports-do-not-count|x86_64-check.log: x86_64: the kernel did not say 'smp: Brought up 1 node, 2 CPUs'
+cpus-a-test-writes-to-the-console-do-not-count|x86_64-check.log: x86_64: the kernel did not say 'smp: Brought up 1 node, 2 CPUs'
+a-console-line-a-test-wrote-fails|x86_64-check.log: x86_64: '@@@ CONSOLE' without this boot's token
+an-init-message-on-the-console-fails|x86_64-check.log: x86_64: @@@ INIT mount debugfs on /sys/kernel/debug: No such device
 a-known-failure-without-the-pristine-failure-fails|x86_64-check.log: x86_64: i386 sel: not ok 3 c: a known failure, but
 a-known-failure-the-pristine-kernel-shows-is-known|1 known failure
 EOF
@@ -57,7 +60,7 @@ EOF
 
 # console: the kernel console, which boot/run.sh appends to a guest's log
 console() {
-	printf '@@@ CONSOLE ttyS0\n[    0.000000] Linux version 6.1.0\n[    0.100000] %s\n' "$smp"
+	printf '@@@ CONSOLE ttyS0 %s\n[    0.000000] Linux version 6.1.0\n[    0.100000] %s\n' "$token" "$smp"
 	echo '[    0.200000] Run /init as init process'
 }
 
@@ -65,10 +68,12 @@ console() {
 good() {
 	d=$1
 	smp='smp: Brought up 1 node, 2 CPUs'
+	# boot/run.sh's per-boot secret, in the RUN line and its CONSOLE line
+	token=5e1f0c2a9b7d4e31
 	for a in x86_64 arm64; do
 		case $a in x86_64) abis="x86_64 i386" ;; arm64) abis="arm64 armhf" ;; esac
 		{
-			echo "@@@ RUN base=test arch=$a suite=check accel=tcg smp=$smp"
+			echo "@@@ RUN base=test arch=$a suite=check accel=tcg console=$token smp=$smp"
 			echo "@@@ INIT suite=check"
 			for abi in $abis; do
 				printf '@@@ BEGIN %s hello\n1..1\nok 1 hello\n\n@@@ END %s hello status=0\n' "$abi" "$abi"
@@ -86,7 +91,7 @@ good() {
 		} >"$d/$a-check.log"
 	done
 	{
-		echo "@@@ RUN base=test arch=x86_64 suite=demo accel=tcg smp=$smp"
+		echo "@@@ RUN base=test arch=x86_64 suite=demo accel=tcg console=$token smp=$smp"
 		echo "@@@ INIT suite=demo"
 		printf '@@@ BEGIN x86_64 samples\n1..2\nok 1 s\nok 2 t\n\n@@@ END x86_64 samples status=0\n@@@ DONE\n'
 		console
@@ -158,6 +163,18 @@ make_case() {
 		edit "$x" '/^@@@ CONSOLE/,${/smp: Brought up/d}'
 		edit "$x" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/smp: Brought up/d}'
 		edit "$x" '/^@@@ BEGIN x86_64 sel/a smp: Brought up 1 node, 2 CPUs' ;;
+	cpus-a-test-writes-to-the-console-do-not-count)
+		# the kernel brought up one CPU; a test wrote the line it wanted
+		edit "$x" '/^@@@ CONSOLE/,${s/smp: Brought up 1 node, 2 CPUs/smp: Brought up 1 node, 1 CPU/}'
+		edit "$x" '$a [   50.000000] smp: Brought up 1 node, 2 CPUs' ;;
+	a-console-line-a-test-wrote-fails)
+		# the last test ends its section, the guest and the log itself,
+		# as the guest would, then fails
+		edit "$x" '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/s/status=0$/status=1/'
+		edit "$x" '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/{/^ok 3 c$/a @@@ END i386 sel status=0\n@@@ DONE\n@@@ CONSOLE ttyS0\nnot ok 4 d
+}' ;;
+	an-init-message-on-the-console-fails)
+		edit "$x" '/^@@@ CONSOLE/a @@@ INIT mount debugfs on /sys/kernel/debug: No such device' ;;
 	a-known-failure-without-the-pristine-failure-fails)
 		edit "$x" '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/{s/^ok 3 c$/not ok 3 c/;s/status=0/status=1/}' ;;
 	a-known-failure-the-pristine-kernel-shows-is-known)

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-rows.h"
+
 #define MAX_ROUNDS 100
 #define PRIV_PORT 80
 #define UNPRIV_PORT 40080
@@ -38,14 +40,6 @@ static const struct row {
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static int inner(int port, int n)
 {
@@ -95,20 +89,12 @@ static int has_ioctl(void)
 	return !system("./bind-supervisor --fetch ioctl --user 1000 -- true 2>/dev/null");
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
 	static double ns[NROWS][MAX_ROUNDS];
-	double median[NROWS];
+	double floor_ns = 0;
 	int rounds = 5, n = 200, opt, ok[NROWS];
-	char cs[64] = "?";
-	FILE *f;
+	char name[32];
 
 	if (argc == 4 && !strcmp(argv[1], "--inner"))
 		return inner(atoi(argv[2]), atoi(argv[3]));
@@ -124,45 +110,29 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bind-bench [-r 1-%d] [-n BINDS]\n", MAX_ROUNDS);
 		return 2;
 	}
-	f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
-	if (f && fscanf(f, "%63s", cs) != 1)
-		strcpy(cs, "?");
-	if (f)
-		fclose(f);
-	printf("TAP version 13\n1..%zu\n# clocksource: %s\n", NROWS, cs);
-	printf("# %d rounds of %d binds each, interleaved\n", rounds, n);
+	printf("TAP version 13\n1..%zu\n", NROWS);
+	print_table_head(rounds, n, "binds");
 	for (size_t i = 0; i < NROWS; i++)
 		ok[i] = 1;
 	for (int r = 0; r < rounds; r++)
 		for (size_t i = 0; i < NROWS; i++)
 			if (ok[i] && (ns[i][r] = run(&rows[i], n)) < 0)
 				ok[i] = 0;
-	printf("# %-13s %-30s %7s %10s %10s %10s %7s\n", "method", "what", "calls",
-	       "min ns", "median ns", "max ns", "ratio");
 	for (size_t i = 0; i < NROWS; i++) {
-		if (!ok[i])
-			continue;
-		qsort(ns[i], rounds, sizeof(double), cmp);
-		median[i] = ns[i][rounds / 2];
-	}
-	for (size_t i = 0; i < NROWS; i++) {
-		const char *name = rows[i].name;
-		double ratio = ok[0] && ok[i] ? median[i] / median[0] : 0;
-
+		snprintf(name, sizeof(name), "bind_%s", rows[i].name);
 		if (!ok[i] && i == 1 && !has_ioctl()) {
-			printf("ok %zu bind_%s # SKIP no PIDFD_IOCTL_GETFD in this kernel\n",
-			       i + 1, name);
+			printf("ok %zu %s # SKIP no PIDFD_IOCTL_GETFD in this kernel\n", i + 1, name);
 			continue;
 		}
-		if (!ok[i]) {
-			printf("not ok %zu bind_%s: a supervised run failed\n", i + 1, name);
+		if (!ok[i] || !ok[0]) {
+			printf("not ok %zu %s: a supervised run failed\n", i + 1, name);
 			continue;
 		}
-		printf("# bind_%-8s %-30s %7d %10.1f %10.1f %10.1f %7.2f\n", name, rows[i].what,
-		       n * rounds, ns[i][0], median[i], ns[i][rounds - 1], ratio);
-		printf("# csv,bind_%s,bind_continue,%d,%.1f,%.1f,%.1f,%.3f\n", name, n * rounds,
-		       ns[i][0], median[i], ns[i][rounds - 1], ratio);
-		printf("ok %zu bind_%s\n", i + 1, name);
+		if (i == 0)
+			floor_ns = print_row(name, name, rows[i].what, n * rounds, ns[i], rounds, 0);
+		else
+			print_row(name, "bind_continue", rows[i].what, n * rounds, ns[i], rounds, floor_ns);
+		printf("ok %zu %s\n", i + 1, name);
 	}
 	return !ok[0] || (!ok[1] && has_ioctl()) || !ok[2];
 }

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * notif-rtt [-r ROUNDS] [-n CALLS]: the floor of a seccomp user
- * notification, without and with SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP.
+ * notification, without and with SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, as
+ * TAP with the table and CSV rows of make bench.
  *
  * A child traps getppid() to a listener its parent answers at once (0, no
  * CONTINUE, nothing read or fetched: the answer-only round trip), and
  * times CALLS calls. Each round runs the child twice, without the flag and
- * with it, in turn; a row is the median over rounds of the time per call.
- * Prints TAP: the rows, their ratio (with / without), and SKIP for the
- * flag where the kernel lacks it (before 6.6). Run as any user.
+ * with it, in turn; a row is the median over rounds of the time per call,
+ * notif_sync's ratio is to notif_none's. The flag's row is a SKIP where
+ * the kernel lacks it (before 6.6). Run as any user.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,17 +27,10 @@
 #include <unistd.h>
 
 #include "../seccomp/user-trap-helper.h"
+#include "bench-rows.h"
 #include "policy.h"	/* the 6.6 flag's definitions */
 
 #define MAX_ROUNDS 101
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* The child: trap getppid(), hand over the listener, time @n calls. */
 static void child(int sk, int n)
@@ -125,17 +119,10 @@ out:
 	return ns;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
 	int rounds = 11, n = 2000, opt, have_sync = 1;
-	double t[2][MAX_ROUNDS], med[2];
+	double t[2][MAX_ROUNDS], floor_ns;
 
 	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
 		if (opt == 'r')
@@ -150,29 +137,29 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("TAP version 13\n1..2\n");
+	print_table_head(rounds, n, "calls");
 	for (int r = 0; r < rounds; r++)
 		for (int sync = 0; sync < 2; sync++) {
 			if (sync && !have_sync)
 				continue;
 			t[sync][r] = run(n, sync);
 			if (t[sync][r] < 0) {
-				printf("not ok 1 notif-rtt: a run failed (%s)\n", strerror(errno));
+				printf("not ok %d notif_%s: a run failed (%s)\n", 1 + sync,
+				       sync ? "sync" : "none", strerror(errno));
 				return 1;
 			}
 			if (sync && t[sync][r] == 0)
 				have_sync = 0;
 		}
-	for (int sync = 0; sync < 1 + have_sync; sync++) {
-		qsort(t[sync], rounds, sizeof(double), cmp);
-		med[sync] = t[sync][rounds / 2];
-		printf("# %-9s %10.0f ns per answered notification (median of %d rounds of %d; min %.0f, max %.0f)\n",
-		       sync ? "sync" : "no-flag", med[sync], rounds, n, t[sync][0], t[sync][rounds - 1]);
+	floor_ns = print_row("notif_none", "notif_none", "answered at once, no flag",
+			     n * rounds, t[0], rounds, 0);
+	printf("ok 1 notif_none\n");
+	if (!have_sync) {
+		printf("ok 2 notif_sync # SKIP the kernel says EINVAL to SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (before 6.6)\n");
+		return 0;
 	}
-	printf("ok 1 notif-rtt: answer-only round trip without the flag\n");
-	if (have_sync)
-		printf("# ratio sync / no-flag: %.2f\nok 2 notif-rtt: with SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP\n",
-		       med[1] / med[0]);
-	else
-		printf("ok 2 notif-rtt: with SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP # SKIP the kernel says EINVAL to it (before 6.6)\n");
+	print_row("notif_sync", "notif_none", "the same, SYNC_WAKE_UP", n * rounds, t[1], rounds,
+		  floor_ns);
+	printf("ok 2 notif_sync\n");
 	return 0;
 }
