@@ -171,7 +171,7 @@ check-oci: deps
 
 bench: deps
 	@$(call guest,$(ARCHES))
-	@for a in $(ARCHES); do RERUN=1 sh boot/run.sh $$a bench || exit 1; done
+	@for a in $(ARCHES); do RERUN=1 sh boot/run.sh $$a bench$(if $(ICOUNT),-icount) || exit 1; done
 	@sh boot/bench/report.sh $(ARCHES)
 
 bench-plot: deps

@@ -12,8 +12,8 @@ csv=$BCACHE/bench/bench${ICOUNT:+-icount}.csv
 logs=
 echo 'arch,abi,accel,clocksource,method,base,calls,min_ns,median_ns,max_ns,ratio' >"$csv.tmp"
 for a in "$@"; do
-	log=$LOGS/$a-bench.log
-	[ -f "$log" ] || die "no $log: boot/run.sh $a bench first"
+	log=$LOGS/$a-bench${ICOUNT:+-icount}.log
+	[ -f "$log" ] || die "no $log: boot/run.sh $a bench${ICOUNT:+-icount} first"
 	logs="$logs $log"
 done
 awk -v csv="$csv.tmp" -f "$TOP/boot/console.awk" -f "$TOP/boot/bench/tables.awk" $logs

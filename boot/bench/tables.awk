@@ -1,5 +1,5 @@
 # awk -v csv=FILE -f boot/console.awk -f boot/bench/tables.awk LOG...
-#   From 'bench' guest logs: each ABI's tables, with the accelerator and
+#   From 'bench' (or 'bench-icount') guest logs: each ABI's tables, with the accelerator and
 #   clocksource they ran with, printed; every row appended to FILE as
 #   arch,abi,accel,clocksource,<the benchmark's own csv columns>; last, per
 #   ABI, a supervised bind taken apart: the notification's floor
