@@ -77,7 +77,7 @@ qemu() {
 	_tap_arg="tap=$TAP "
 	[ "$_tap" != null ] || _tap_arg=
 	# shellcheck disable=SC2086 # QEMU_TAP and QEMU_EXTRA are argument lists
-	"$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
+	exec "$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
 		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
 		-append "console=$CONSOLE ${_tap_arg}panic=-1 oops=panic suite=$_suite $kernel_args" \
 		-display none -monitor none -serial "$_console" -chardev "$_tap,id=tap" $QEMU_TAP \
@@ -157,11 +157,17 @@ token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 : >"$tap"
 : >"$console"
 qemu "$accel" "$suite" "file:$console" "file,path=$tap" timeout -k 5 "$timeout" \
-	</dev/null >"$qemu_out" 2>&1 &
+	</dev/null >"$qemu_out" 2>&1 9>&- &
 qpid=$!
+# timeout runs QEMU in a process group of its own: an interrupted run.sh
+# must end it (it would go on writing, and hold the log's lock)
+trap 'kill "$qpid" 2>/dev/null' EXIT
+trap 'kill "$qpid" 2>/dev/null; rm -f "$tap" "$console" "$qemu_out"; exit 130' INT TERM HUP
+# the progress in the background: a signal to run.sh alone interrupts wait
 tail -n +1 -f --pid="$qpid" "$tap" |
 	awk -v show_tap="${SHOW_TAP:-}" -f "$TOP/boot/console.awk" -f "$TOP/boot/progress.awk" |
-	while IFS= read -r line; do step "  $line"; done
+	while IFS= read -r line; do step "  $line"; done &
+wait $!
 rc=0
 wait "$qpid" || rc=$?
 {
@@ -170,6 +176,7 @@ wait "$qpid" || rc=$?
 	# a last line the guest did not end must not swallow a marker
 	echo
 	cat "$qemu_out"
+	echo
 	case $rc in
 	0) ;;
 	124 | 137) echo "@@@ HOST guest did not finish within $timeout s" ;;
@@ -179,6 +186,7 @@ wait "$qpid" || rc=$?
 	cat "$console"
 } >"$new"
 rm -f "$tap" "$console" "$qemu_out"
+trap - EXIT INT TERM HUP
 mv "$new" "$log"
 echo "$key $(sha256sum <"$log" | cut -d' ' -f1)" >"$log.key"
 step "guest finished (qemu status $rc, $(($(date +%s) - _t0)) s)"

@@ -357,6 +357,8 @@ kind == "RUN" {
 }
 
 kind == "BEGIN" {
+	if (done)
+		failure(arch, $0 ": after @@@ DONE")
 	close_section()
 	insection = 1
 	row = arch "/" abi
@@ -386,7 +388,15 @@ kind == "END" {
 	next
 }
 
-kind == "DONE" { done = 1; next }
+# DONE is /init's, after every test: one inside a test's section, or a
+# test after DONE, is a test writing markers.
+kind == "DONE" {
+	if (insection)
+		failure(row, sectname ": @@@ DONE inside the test (a test wrote it?)")
+	else
+		done = 1
+	next
+}
 # The kernel's console, after everything /init wrote: read for the CPUs
 # and for kernel trouble only.
 kind == "CONSOLE" { close_section(); console_seen = 1; next }

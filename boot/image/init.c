@@ -62,6 +62,7 @@ static void say(const char *fmt, ...)
 
 static const char *channel;	/* the tests' device (tap=), or NULL: the console */
 static struct termios channel_termios;
+static int channel_termios_ok;
 
 /*
  * Make the channel stdout and stderr, and its settings what they were
@@ -90,33 +91,33 @@ static int open_channel(void)
 	}
 	close(fd);
 	if (!opened++)
-		tcgetattr(1, &channel_termios);
-	else
+		channel_termios_ok = !tcgetattr(1, &channel_termios);
+	else if (channel_termios_ok)
 		tcsetattr(1, TCSANOW, &channel_termios);
 	return 1;
 }
 
 /*
- * After a test: a test that made the channel its controlling tty (setsid(),
- * then an open without O_NOCTTY) hung it up when it ended, and our writes
- * fail with EIO: open it again and say so (which fails the run). Undo
- * whatever else it changed: the tty's settings, a stopped output, the
- * console's log level.
+ * After a test, before we write: a test that made the channel its
+ * controlling tty (setsid(), then an open without O_NOCTTY) hung it up when
+ * it ended, and our writes fail with EIO: open it again and return 1 (the
+ * caller says so, which fails the run). Undo whatever else it changed:
+ * stopped output (our next write would block for good), the tty's
+ * settings, the console's log level.
  */
-static void keep_channel(const char *abi, const char *test)
+static int keep_channel(void)
 {
 	struct termios t;
 
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
 	if (!channel)
-		return;
-	if (tcgetattr(1, &t) && errno == EIO) {
-		if (open_channel())
-			say("@@@ INIT %s %s hung up the tests' channel\n", abi, test);
-		return;
-	}
+		return 0;
+	if (tcgetattr(1, &t) && errno == EIO)
+		return open_channel();
 	tcflow(1, TCOON);
-	tcsetattr(1, TCSANOW, &channel_termios);
+	if (channel_termios_ok)
+		tcsetattr(1, TCSANOW, &channel_termios);
+	return 0;
 }
 
 static void mount_fs(const char *type, const char *dir, unsigned long flags)
@@ -164,9 +165,9 @@ static void on_alarm(int sig)
 /*
  * Processes other than init and the kernel's threads (kthreadd, pid 2, and
  * its children): after a test, none may be left. Reaps orphans first. With
- * @report, names each one in an "@@@ STRAY" line. Returns how many.
+ * @out, appends an "@@@ STRAY" line for each to it. Returns how many.
  */
-static int count_strays(const char *abi, const char *test, int report)
+static int count_strays(const char *abi, const char *test, char *out, size_t len)
 {
 	DIR *proc = opendir("/proc");
 	struct dirent *d;
@@ -195,9 +196,13 @@ static int count_strays(const char *abi, const char *test, int report)
 			continue;
 		*end = 0;
 		n++;
-		if (report)
-			say("@@@ STRAY %s %s pid=%d ppid=%d state=%c comm=%s\n", abi,
-			    test, pid, ppid, state, strchr(buf, '(') ? strchr(buf, '(') + 1 : "?");
+		if (out) {
+			size_t used = strlen(out);
+
+			snprintf(out + used, len - used, "@@@ STRAY %s %s pid=%d ppid=%d state=%c comm=%s\n",
+				 abi, test, pid, ppid, state,
+				 strchr(buf, '(') ? strchr(buf, '(') + 1 : "?");
+		}
 	}
 	if (proc)
 		closedir(proc);
@@ -206,15 +211,18 @@ static int count_strays(const char *abi, const char *test, int report)
 
 /*
  * A test's children may still be dying (of PR_SET_PDEATHSIG, say) when it
- * ends: give them two seconds, then name the ones left and kill them.
+ * ends: give them two seconds, then describe the ones left in @out and kill
+ * them. The caller says @out once they are gone: one of them could hold the
+ * channel stopped.
  */
-static void check_strays(const char *abi, const char *test)
+static void check_strays(const char *abi, const char *test, char *out, size_t len)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 
-	for (int i = 0; i < 200 && count_strays(abi, test, 0); i++)
+	out[0] = 0;
+	for (int i = 0; i < 200 && count_strays(abi, test, NULL, 0); i++)
 		nanosleep(&tick, NULL);
-	if (!count_strays(abi, test, 1))
+	if (!count_strays(abi, test, out, len))
 		return;
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
@@ -331,7 +339,8 @@ static void run_suite(const char *suite)
 
 		suite_rewind(&r);
 		while ((got = suite_next(&r))) {
-			char status[300];
+			char status[300], strays[4096];
+			size_t n;
 
 			/* A bad line is named, once, and not run. */
 			if (got < 0) {
@@ -344,10 +353,17 @@ static void run_suite(const char *suite)
 				continue;
 			say("@@@ BEGIN %s %s\n", abis[a], r.name);
 			run_test(abis[a], r.argv, r.timeout, status, sizeof(status));
-			/* Whatever the test left behind fails it, and goes. */
-			check_strays(abis[a], r.name);
-			keep_channel(abis[a], r.name);
-			say("\n@@@ END %s %s status=%s\n", abis[a], r.name, status);
+			/*
+			 * Whatever the test left behind fails it, and goes;
+			 * then the channel is mended, and our lines start on a
+			 * line of their own, whatever the test's last one was.
+			 */
+			check_strays(abis[a], r.name, strays, sizeof(strays));
+			n = strlen(strays);
+			if (keep_channel())
+				say("\n@@@ INIT %s %s hung up the tests' channel\n", abis[a], r.name);
+			say("\n%s%s@@@ END %s %s status=%s\n", strays,
+			    n && strays[n - 1] != '\n' ? "\n" : "", abis[a], r.name, status);
 		}
 	}
 	fclose(r.f);
