@@ -123,6 +123,81 @@ would() {
 	[ "$got" = "$want" ]
 }
 
+# Nothing is built again that did not change (docs/harness.md, "Keeping
+# what did not change"). A make that records its call and fails stands in
+# for the real one, and CC=false for the compiler, so that a build that was
+# tried shows.
+fake_make() {
+	mkdir -p "$1/bin"
+	printf '#!/bin/sh\necho "make $*" >>"%s/make.calls"\nexit 1\n' "$1" >"$1/bin/make"
+	chmod +x "$1/bin/make"
+}
+
+# build.sh keeps a kernel whose tree, .config, compiler and image are those
+# of its last build, and builds one whose .config changed.
+an_unchanged_kernel_is_kept_a_changed_one_is_built() {
+	s=$LOGS/harness-kernel
+	rm -rf "$s" && mkdir -p "$s/out/$(dirname "$KIMAGE")"
+	fake_make "$s"
+	cp "$BUILD/.config" "$BUILD/.fragments.stamp" "$s/out/"
+	cp "$BUILD/.build.key" "$s/out/" 2>/dev/null || echo "no $BUILD/.build.key"
+	cp "$BUILD/$KIMAGE" "$s/out/$KIMAGE"
+	if ! PATH=$s/bin:$PATH sh "$TOP/boot/kernel/build.sh" -o "$s/out" "$ARCH"; then
+		echo "an unchanged kernel was built again: $(cat "$s/make.calls" 2>/dev/null)"
+		return 1
+	fi
+	echo '# CONFIG_PIDFD_HARNESS_SELFTEST is not set' >>"$s/out/.config"
+	if PATH=$s/bin:$PATH sh "$TOP/boot/kernel/build.sh" -o "$s/out" "$ARCH" || [ ! -s "$s/make.calls" ]; then
+		echo "a kernel whose .config changed was not built"
+		return 1
+	fi
+	echo "a changed .config: $(head -n 1 "$s/make.calls")"
+}
+
+# The guest programs are keyed on their sources' content, not on times: in
+# a fresh copy of the project nothing is compiled again, and a changed
+# source is.
+guest_programs_are_built_again_only_when_a_source_changed() {
+	s=$LOGS/harness-user native=${ABIS%% *}
+	rm -rf "$s" && mkdir -p "$s/top"
+	(cd "$TOP" && tar --exclude=./.git -cf - .) | tar -C "$s/top" --touch -xf -
+	cp -a "$BCACHE/user/$ARCH/$native/bin" "$s/bin"
+	cp -a "$BCACHE/user/$ARCH/.sums/$native" "$s/sums" 2>/dev/null || echo "no content sums yet"
+	um() { make -s -C "$s/top" -f boot/image/user.mk ABI="$native" NATIVE_ABI="$native" CC=false \
+		OUT="$s/bin" SUMS="$s/sums" KSRC="$KSRC"; }
+	um || { echo "a fresh copy of unchanged sources was compiled again"; return 1; }
+	echo '/* changed */' >>"$s/top/boot/guest-tests/hello.c"
+	if um; then
+		echo "boot/guest-tests/hello.c changed and nothing was compiled"
+		return 1
+	fi
+	echo "a changed hello.c was compiled (CC=false failed it)"
+}
+
+# A host check's log is kept only while the project's files, the tools and
+# the kernel it used are the same, the log passed and is what that run
+# wrote; RERUN=1 runs it again. docs.sh stands for every host check.
+a_host_check_is_kept_only_while_its_inputs_are_the_same() {
+	s=$LOGS/harness-docs
+	docs() { env RERUN="${1:-}" sh "$s.top/boot/checks/docs.sh" >"$s.out" 2>&1; }
+	rm -rf "$s.top" && mkdir -p "$s.top"
+	(cd "$TOP" && tar --exclude=./.git -cf - .) | tar -C "$s.top" -xf -
+	rc=0
+	docs && docs || rc=1
+	grep -q "kept $LOGS/docs.log" "$s.out" && echo "the same inputs: kept" || { echo "the same inputs: not kept"; rc=1; }
+	docs 1 || rc=1
+	grep -q "kept" "$s.out" && { echo "RERUN=1: kept"; rc=1; } || echo "RERUN=1: run again"
+	echo 'ok 9 a line that no check wrote' >>"$LOGS/docs.log"
+	docs || rc=1
+	grep -q "kept" "$s.out" && { echo "an edited log: kept"; rc=1; } || echo "an edited log: run again"
+	echo '<!-- changed -->' >>"$s.top/docs/harness.md"
+	docs || rc=1
+	grep -q "kept" "$s.out" && { echo "a changed file: kept"; rc=1; } || echo "a changed file: run again"
+	# leave the log of the project's own files
+	RERUN=1 sh "$TOP/boot/checks/docs.sh" >"$s.out" 2>&1 || rc=1
+	return $rc
+}
+
 an_empty_log_fails() {
 	good_log x86_64 "$LOGS/harness-good.log"
 	: >"$LOGS/harness-empty.log"
@@ -174,6 +249,12 @@ host_case harness "a-test-that-leaves-a-process-behind-fails-the-verdict" \
 	verdict_rejects selftest-stray 120 'left a process behind: pid=.* comm=harness-selfte'
 host_case harness "a-log-is-kept-only-while-its-inputs-are-the-same" \
 	a_log_is_kept_only_while_its_inputs_are_the_same
+host_case harness "an-unchanged-kernel-is-kept-a-changed-one-is-built" \
+	an_unchanged_kernel_is_kept_a_changed_one_is_built
+host_case harness "guest-programs-are-built-again-only-when-a-source-changed" \
+	guest_programs_are_built_again_only_when_a_source_changed
+host_case harness "a-host-check-is-kept-only-while-its-inputs-are-the-same" \
+	a_host_check_is_kept_only_while_its_inputs_are_the_same
 host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
 host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
 host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
