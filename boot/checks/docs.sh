@@ -46,7 +46,7 @@ errnos_match() { # NAME-A FUNC-A NAME-B FUNC-B
 	echo "$1: $(tr '\n' ' ' <"$LOGS/errnos-a")"
 	echo "$3: $(tr '\n' ' ' <"$LOGS/errnos-b")"
 	[ -s "$LOGS/errnos-a" ] || { echo "$1 lists no errno"; return 1; }
-	diff "$LOGS/errnos-a" "$LOGS/errnos-b" | sed -n -e "s/^< /only in $1: /p" -e "s/^> /only in $3: /p"
+	diff "$LOGS/errnos-a" "$LOGS/errnos-b" | sed -n -e "s|^< |only in $1: |p" -e "s|^> |only in $3: |p"
 	cmp -s "$LOGS/errnos-a" "$LOGS/errnos-b"
 }
 
