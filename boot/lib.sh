@@ -187,6 +187,35 @@ host_case() {
 
 host_end() {
 	echo "@@@ DONE" >>"$HOST_LOG"
+	[ -z "${HOST_KEY:-}" ] || echo "$HOST_KEY $(sha256sum <"$HOST_LOG" | cut -d' ' -f1)" >"$HOST_LOG.key"
+}
+
+# host_kept LOG: keep a host check's LOG instead of running the check, as
+# boot/run.sh keeps a boot's, when RERUN is not set, the log passes the
+# verdict, is what that run wrote, and the run's inputs were these: every
+# file of the project (what a check reads of it is not listed, so any
+# change runs every host check), the kernel tree's commit, the loaded
+# arch's kernel and initramfs, the host's kernel and its Debian packages,
+# and ACCEL. Otherwise remove the log and key the run that follows
+# (host_end writes LOG.key).
+host_kept() {
+	HOST_KEY=$({
+		(cd "$TOP" && find . -path ./.git -prune -o -type f -print | LC_ALL=C sort |
+			xargs -d '\n' sha256sum)
+		git -C "$KSRC" rev-parse HEAD 2>&1
+		echo "$BASE ${ARCH:-} ${ACCEL:-}"
+		[ -z "${ARCH:-}" ] || cat "$BUILD/.build.key" "$BCACHE/initramfs-$ARCH.cpio.content" 2>&1
+		uname -r
+		dpkg-query -W -f '${Package} ${Version} ${Architecture}\n'
+	} | sha256sum | cut -d' ' -f1)
+	if [ -z "${RERUN:-}" ] && [ -s "$1" ] &&
+		[ "$(cat "$1.key" 2>/dev/null)" = "$HOST_KEY $(sha256sum <"$1" | cut -d' ' -f1)" ] &&
+		sh "$TOP/boot/verdict.sh" "$1" >/dev/null 2>&1; then
+		step "kept $1, from a run with the same inputs at $(date -r "$1.key" +%H:%M:%S) (RERUN=1 runs it again)"
+		return 0
+	fi
+	rm -f "$1" "$1.key"
+	return 1
 }
 
 # series_dirs: the base's series, in the order they apply, as folders

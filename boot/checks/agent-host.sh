@@ -14,6 +14,7 @@
 #   lacks it: the grants then fail, and say so).
 set -eu
 . "$(dirname "$0")/../lib.sh"
+host_kept "$LOGS/agent-host.log" && exit 0
 
 # The programs run as uid 1000 too: not under the cache, which may be
 # under root's home.

@@ -57,9 +57,15 @@ done
 
 # What the image holds, without times: each entry with its file's content
 # hash in place of its source path. boot/run.sh keys a boot on this, so it
-# is removed first and moved into place last, after the image.
-rm -f "$out.content"
+# is removed first and moved into place last, after the image; an image
+# that holds the same is not packed again.
 list_content "$list" | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
+if [ -f "$out" ] && cmp -s "$out.content.tmp" "$out.content"; then
+	rm "$out.content.tmp"
+	done_step "initramfs $out kept: it holds the same files"
+	exit 0
+fi
+rm -f "$out.content"
 # Directories get time 0 (gen_init_cpio would give them the time of
 # packing); files keep their own times.
 "$gen" -t 0 "$list" >"$out.tmp" || die "gen_init_cpio $list failed"

@@ -1,5 +1,5 @@
 # Guest programs for one ABI, static:
-#   make -f boot/image/user.mk ABI=x86_64 NATIVE_ABI=x86_64 CC=gcc OUT=DIR KSRC=DIR
+#   make -f boot/image/user.mk ABI=x86_64 NATIVE_ABI=x86_64 CC=gcc OUT=STAGE/ABI/bin KSRC=DIR
 # Each directory that has guest programs adds them in its guest.mk:
 #   PROGS += name
 #   name_SRC := dir/name.c [more.c]
@@ -12,6 +12,9 @@ KSRC ?= $(error KSRC not set)
 
 # guest.mk files may add rules (generated sources): 'all' stays the goal.
 .DEFAULT_GOAL := all
+# OUT is STAGE/ABI/bin; a guest.mk puts the sources it generates in GEN.
+STAGE := $(abspath $(OUT)/../..)
+GEN := $(STAGE)/src/$(ABI)
 
 CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static \
 	-Iuapi
@@ -26,8 +29,24 @@ include $(wildcard */guest.mk)
 
 all: $(addprefix $(OUT)/,$(PROGS) $(notdir $(SCRIPTS)))
 
+# A program depends on its sources' content, not their times: each source
+# has a sum in SUMS that is rewritten only when the content changed, so
+# a fresh clone (every file new) compiles nothing that is already built.
+# (GEN's generated sources are summed as gen/NAME).
+SUMS := $(STAGE)/.sums/$(ABI)
+GUEST_MKS := $(wildcard */guest.mk samples/*/guest.mk)
+sums = $(patsubst %,$(SUMS)/%.sum,$(patsubst $(GEN)/%,gen/%,$(1)))
+define sum
+	@mkdir -p $(@D)
+	@sha256sum <$< >$@.new && if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+endef
+$(SUMS)/gen/%.sum: $(GEN)/% FORCE
+	$(sum)
+$(SUMS)/%.sum: % FORCE
+	$(sum)
+
 define prog
-$(OUT)/$(1): $$($(1)_SRC) $$(HEADERS) boot/image/user.mk
+$(OUT)/$(1): $$(call sums,$$($(1)_SRC) $$(HEADERS) boot/image/user.mk $$(GUEST_MKS))
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$($(1)_CFLAGS) -o $$@ $$(filter %.c,$$($(1)_SRC)) $$($(1)_LDLIBS)
 endef
@@ -35,11 +54,11 @@ $(foreach p,$(PROGS),$(eval $(call prog,$(p))))
 
 # Scripts (SCRIPTS += dir/name.sh) are installed as they are.
 define script
-$(OUT)/$(notdir $(1)): $(1)
+$(OUT)/$(notdir $(1)): $(call sums,$(1))
 	@mkdir -p $$(@D)
-	install -m 0755 $$< $$@
+	install -m 0755 $(1) $$@
 endef
 $(foreach s,$(SCRIPTS),$(eval $(call script,$(s))))
 
-.PHONY: all
+.PHONY: all FORCE
 .DELETE_ON_ERROR:
