@@ -4,7 +4,8 @@
 #   the tests' channel and then the kernel's console in LOG (default
 #   $LOGS/ARCH-SUITE.log). Exits 0 once QEMU is done; boot/verdict.awk
 #   judges the log. SUITE 'shell' is interactive, on the console.
-#   -f FLAVOUR  the kernel 'boot/kernel/build.sh -f FLAVOUR' built, with the
+#   -f FLAVOUR  the kernel 'boot/kernel/build.sh -f FLAVOUR' built (the
+#               arch's if the flavour has no kernel.config), with the
 #               flavour's settings (boot/flavour/FLAVOUR/flavour.conf)
 #   -k IMAGE    another kernel image (the pristine baseline, the canary)
 #   -t TIMEOUT  the boot's timeout; default: derived from the suite's test
@@ -50,7 +51,10 @@ suite=$2
 # /init) unless one is given; a guest past it has hung.
 [ -n "$timeout" ] || timeout=$(awk -v abis="$ABIS" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite") ||
 	die "bad suite boot/suites/$suite"
-image=${image:-$BUILD${flavour:+-$flavour}/$KIMAGE}
+# A flavour with a kernel.config boots its own build; one without, the arch's.
+kdir=$BUILD
+[ -z "$flavour" ] || [ ! -f "$TOP/boot/flavour/$flavour/kernel.config" ] || kdir=$BUILD-$flavour
+image=${image:-$kdir/$KIMAGE}
 # A flavour may boot an image with a layer of its own (INITRD_LAYER).
 initrd=$BCACHE/initramfs-$ARCH${INITRD_LAYER:+-$INITRD_LAYER}.cpio
 log=${log:-$LOGS/$ARCH-$suite.log}
