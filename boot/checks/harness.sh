@@ -180,7 +180,10 @@ guest_programs_are_built_again_only_when_a_source_changed() {
 # wrote; RERUN=1 runs it again. docs.sh stands for every host check.
 a_host_check_is_kept_only_while_its_inputs_are_the_same() {
 	s=$LOGS/harness-docs
-	docs() { env RERUN="${1:-}" sh "$s.top/boot/checks/docs.sh" >"$s.out" 2>&1; }
+	docs() {
+		env RERUN="${1:-}" sh "$s.top/boot/checks/docs.sh" >"$s.out" 2>&1 ||
+			{ tail -n 5 "$s.out"; return 1; }
+	}
 	rm -rf "$s.top" && mkdir -p "$s.top"
 	(cd "$TOP" && tar --exclude=./.git -cf - .) | tar -C "$s.top" -xf -
 	rc=0

@@ -343,7 +343,7 @@ if [ -n "$agent" ] && command -v podman >/dev/null; then
 	grep -q ' /dev/shm ' /proc/mounts ||
 		{ mkdir -p /dev/shm && mount -t tmpfs -o mode=1777,nosuid,nodev shm /dev/shm; }
 	# pm_run NAME PORT [-d]: httpd -p PORT as uid 1000, no capabilities (and
-	# no pids limit: the oci kernel has no pids controller)
+	# no pids limit: the guest's kernel has no pids controller)
 	pm_run() {
 		printf '%s\n' "$(seccomp_notify "$agent_sock" "allow=tcp:80")" >"$work/podman/$1.json"
 		pm run ${3:-} --name "$1" --network host --user 1000:1000 --cap-drop all --pids-limit -1 \
