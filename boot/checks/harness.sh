@@ -125,8 +125,8 @@ would() {
 
 # Nothing is built again that did not change (docs/harness.md, "Keeping
 # what did not change"). A make that records its call and fails stands in
-# for the real one, and CC=false for the compiler, so that a build that was
-# tried shows.
+# for the real one (and a compiler that does for the guest programs'), so
+# that a build that was tried shows.
 fake_make() {
 	mkdir -p "$1/bin"
 	printf '#!/bin/sh\necho "make $*" >>"%s/make.calls"\nexit 1\n' "$1" >"$1/bin/make"
@@ -156,7 +156,7 @@ an_unchanged_kernel_is_kept_a_changed_one_is_built() {
 
 # The guest programs are keyed on their sources' content, not on times: in
 # a fresh copy of the project nothing is compiled again, and a changed
-# source is.
+# source is (a compiler that fails stands in for the real one).
 guest_programs_are_built_again_only_when_a_source_changed() {
 	s=$LOGS/harness-user native=${ABIS%% *}
 	rm -rf "$s" && mkdir -p "$s/top"
@@ -164,7 +164,17 @@ guest_programs_are_built_again_only_when_a_source_changed() {
 	mkdir -p "$s/stage/$native" "$s/stage/.sums"
 	cp -a "$BCACHE/user/$ARCH/$native/bin" "$s/stage/$native/"
 	cp -a "$BCACHE/user/$ARCH/.sums/$native" "$s/stage/.sums/" 2>/dev/null || echo "no content sums yet"
-	um() { make -s -C "$s/top" -f boot/image/user.mk ABI="$native" NATIVE_ABI="$native" CC=false \
+	# a compiler that says what the native one says of itself, and fails
+	# to compile
+	cc=$(abi_var "$native" CC)
+	cat >"$s/cc" <<EOF
+#!/bin/sh
+case \$1 in --version | -dumpmachine) exec $cc "\$1" ;; esac
+echo "cc \$*" >>"$s/cc.calls"
+exit 1
+EOF
+	chmod +x "$s/cc"
+	um() { make -s -C "$s/top" -f boot/image/user.mk ABI="$native" NATIVE_ABI="$native" CC="$s/cc" \
 		OUT="$s/stage/$native/bin" KSRC="$KSRC"; }
 	um || { echo "a fresh copy of unchanged sources was compiled again"; return 1; }
 	echo '/* changed */' >>"$s/top/boot/guest-tests/hello.c"
@@ -172,7 +182,7 @@ guest_programs_are_built_again_only_when_a_source_changed() {
 		echo "boot/guest-tests/hello.c changed and nothing was compiled"
 		return 1
 	fi
-	echo "a changed hello.c was compiled (CC=false failed it)"
+	echo "a changed hello.c was compiled: $(grep -c . "$s/cc.calls") call(s) of the compiler"
 }
 
 # A host check's log is kept only while the project's files, the tools and

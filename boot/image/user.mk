@@ -44,9 +44,16 @@ $(SUMS)/gen/%.sum: $(GEN)/% FORCE
 	$(sum)
 $(SUMS)/%.sum: % FORCE
 	$(sum)
+# Every program also depends on the compiler's version and the kernel
+# tree's commit (the selftests include its kselftest headers).
+ENV_SUM := $(SUMS)/.env.sum
+$(ENV_SUM): FORCE
+	@mkdir -p $(@D)
+	@{ $(CC) --version | head -n 1 && git -C $(KSRC) rev-parse HEAD; } >$@.new && \
+		if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 define prog
-$(OUT)/$(1): $$(call sums,$$($(1)_SRC) $$(HEADERS) boot/image/user.mk $$(GUEST_MKS))
+$(OUT)/$(1): $$(call sums,$$($(1)_SRC) $$(HEADERS) boot/image/user.mk $$(GUEST_MKS)) $$(ENV_SUM)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $$($(1)_CFLAGS) -o $$@ $$(filter %.c,$$($(1)_SRC)) $$($(1)_LDLIBS)
 endef
