@@ -114,7 +114,10 @@ load_flavour() {
 kbuild() {
 	_src=$1 _out=$2
 	shift 2
-	CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_BASEDIR=$BCACHE \
+	# without the outer make's flags (make -i, CFLAGS=, KCFLAGS=, W=1 on
+	# its command line), which the kernel's key does not hold
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KCFLAGS -u KCPPFLAGS -u KAFLAGS -u LLVM \
+		CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}" CCACHE_BASEDIR="$BCACHE" \
 		make -C "$_src" O="$_out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
 }
@@ -190,25 +193,37 @@ host_end() {
 	[ -z "${HOST_KEY:-}" ] || echo "$HOST_KEY $(sha256sum <"$HOST_LOG" | cut -d' ' -f1)" >"$HOST_LOG.key"
 }
 
+# project_files: the project's files, one path each relative to $TOP: git's
+# tracked and untracked files but not the ignored ones (the cache may lie
+# under TOP, as in the GitHub workflow); every file but .git/ and .cache/
+# outside git.
+project_files() {
+	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$TOP" ls-files -co --exclude-standard
+	else
+		(cd "$TOP" && find . \( -path ./.git -o -path ./.cache \) -prune -o -type f -print | sed 's|^\./||')
+	fi | LC_ALL=C sort
+}
+
 # host_kept LOG: keep a host check's LOG instead of running the check, as
 # boot/run.sh keeps a boot's, when RERUN is not set, the log passes the
 # verdict, is what that run wrote, and the run's inputs were these: every
 # file of the project (what a check reads of it is not listed, so any
-# change runs every host check), the kernel tree's commit, the loaded
-# arch's kernel and initramfs, the host's kernel and its Debian packages,
-# and ACCEL. Otherwise remove the log and key the run that follows
-# (host_end writes LOG.key).
+# change runs every host check), the kernel tree's commit and changes, the
+# loaded arch's kernel and initramfs, the host's kernel, its Debian
+# packages and node, the user and its capabilities, the sysctls the checks
+# read, and ACCEL. Each input is read in this shell: one that cannot be
+# read keeps nothing and keys nothing. Otherwise remove the log and key the
+# run that follows (host_end writes LOG.key).
 host_kept() {
-	HOST_KEY=$({
-		(cd "$TOP" && find . -path ./.git -prune -o -type f -print | LC_ALL=C sort |
-			xargs -d '\n' sha256sum)
-		git -C "$KSRC" rev-parse HEAD 2>&1
-		echo "$BASE ${ARCH:-} ${ACCEL:-}"
-		[ -z "${ARCH:-}" ] || cat "$BUILD/.build.key" "$BCACHE/initramfs-$ARCH.cpio.content" 2>&1
-		uname -r
-		dpkg-query -W -f '${Package} ${Version} ${Architecture}\n'
-	} | sha256sum | cut -d' ' -f1)
-	if [ -z "${RERUN:-}" ] && [ -s "$1" ] &&
+	HOST_KEY=
+	rm -f "$1.inputs"
+	if host_inputs >"$1.inputs" 2>&1; then
+		HOST_KEY=$(sha256sum <"$1.inputs" | cut -d' ' -f1)
+	else
+		step "cannot key $1 (see $1.inputs): running it"
+	fi
+	if [ -n "$HOST_KEY" ] && [ -z "${RERUN:-}" ] && [ -s "$1" ] &&
 		[ "$(cat "$1.key" 2>/dev/null)" = "$HOST_KEY $(sha256sum <"$1" | cut -d' ' -f1)" ] &&
 		sh "$TOP/boot/verdict.sh" "$1" >/dev/null 2>&1; then
 		step "kept $1, from a run with the same inputs at $(date -r "$1.key" +%H:%M:%S) (RERUN=1 runs it again)"
@@ -216,6 +231,32 @@ host_kept() {
 	fi
 	rm -f "$1" "$1.key"
 	return 1
+}
+
+host_inputs() {
+	project_files >"$LOGS/project-files" || return 1
+	# a symbolic link (boot/base/default) by its target, a file by its content
+	(cd "$TOP" && while IFS= read -r f; do
+		if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; fi
+	done <"$LOGS/project-files")
+	(cd "$TOP" && while IFS= read -r f; do
+		if [ ! -L "$f" ]; then printf '%s\n' "$f"; fi
+	done <"$LOGS/project-files" | xargs -d '\n' sha256sum) || return 1
+	git -C "$KSRC" rev-parse HEAD || return 1
+	git -C "$KSRC" diff HEAD >"$LOGS/ksrc.diff" || return 1
+	sha256sum <"$LOGS/ksrc.diff"
+	echo "base $BASE arch ${BUILD:+$ARCH} accel ${ACCEL:-}"
+	if [ -n "${BUILD:-}" ]; then
+		cat "$BUILD/.build.key" "$BCACHE/initramfs-$ARCH.cpio.content" || return 1
+	fi
+	uname -r || return 1
+	dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' || return 1
+	echo "node $(node --version 2>/dev/null)"
+	echo "uid $(id -u)" || return 1
+	grep '^Cap' /proc/self/status || return 1
+	for f in kernel/yama/ptrace_scope kernel/io_uring_disabled net/ipv4/ip_unprivileged_port_start; do
+		echo "$f $(cat "/proc/sys/$f" 2>/dev/null)"
+	done
 }
 
 # series_dirs: the base's series, in the order they apply, as folders

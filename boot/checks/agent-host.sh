@@ -14,6 +14,7 @@
 #   lacks it: the grants then fail, and say so).
 set -eu
 . "$(dirname "$0")/../lib.sh"
+[ "$(id -u)" = 0 ] || die "run as root: the agent takes listeners from root only"
 host_kept "$LOGS/agent-host.log" && exit 0
 
 # The programs run as uid 1000 too: not under the cache, which may be
@@ -426,7 +427,6 @@ setuid_copy_refuses() {
 
 step "bind-agent on the host: units, socket activation, logs, metrics"
 host_begin "$LOGS/agent-host.log" agent-host
-[ "$(id -u)" = 0 ] || die "run as root: the agent takes listeners from root only"
 mkdir -p "$LOGS"
 { build && build_supervisor; } >"$LOGS/agent-host-build.log" 2>&1 ||
 	{ cat "$LOGS/agent-host-build.log"; die "cannot build bind-agent (log: $LOGS/agent-host-build.log)"; }

@@ -34,7 +34,9 @@ sh "$TOP/boot/image/kselftests.sh" "$ARCH"
 for abi in $ABIS; do
 	cc=$(abi_var "$abi" CC)
 	step "guest programs for $abi ($cc)"
-	run_logged "$LOGS/user-$abi.log" make -C "$TOP" -f boot/image/user.mk \
+	# without the outer make's flags (CFLAGS= on its command line would
+	# reach user.mk), which the programs' sums do not hold
+	run_logged "$LOGS/user-$abi.log" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$TOP" -f boot/image/user.mk \
 		ABI="$abi" NATIVE_ABI="$native" CC="$cc" OUT="$stage/$abi/bin" KSRC="$KSRC"
 	# Every file below the ABI's directory, as it is laid out there.
 	(cd "$stage/$abi" && find . -mindepth 1 | sort) | while read -r f; do
@@ -60,15 +62,17 @@ done
 # is removed first and moved into place last, after the image; an image
 # that holds the same is not packed again.
 list_content "$list" | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
-if [ -f "$out" ] && cmp -s "$out.content.tmp" "$out.content"; then
+if [ -f "$out" ] && cmp -s "$out.content.tmp" "$out.content" &&
+	[ "$(sha256sum <"$out")" = "$(cat "$out.sum" 2>/dev/null)" ]; then
 	rm "$out.content.tmp"
 	done_step "initramfs $out kept: it holds the same files"
 	exit 0
 fi
-rm -f "$out.content"
+rm -f "$out.content" "$out.sum"
 # Directories get time 0 (gen_init_cpio would give them the time of
 # packing); files keep their own times.
 "$gen" -t 0 "$list" >"$out.tmp" || die "gen_init_cpio $list failed"
 mv "$out.tmp" "$out"
+sha256sum <"$out" >"$out.sum"
 mv "$out.content.tmp" "$out.content"
 done_step "initramfs $out ($(($(stat -c %s "$out") / 1024)) KiB)"

@@ -44,12 +44,14 @@ $(SUMS)/gen/%.sum: $(GEN)/% FORCE
 	$(sum)
 $(SUMS)/%.sum: % FORCE
 	$(sum)
-# Every program also depends on the compiler's version and the kernel
-# tree's commit (the selftests include its kselftest headers).
+# Every program also depends on the compiler's version, the flags, the
+# static C library, the list of headers (a deleted one changes it) and the
+# kernel tree's commit (the selftests include its kselftest headers).
 ENV_SUM := $(SUMS)/.env.sum
 $(ENV_SUM): FORCE
 	@mkdir -p $(@D)
-	@{ $(CC) --version | head -n 1 && git -C $(KSRC) rev-parse HEAD; } >$@.new && \
+	@{ $(CC) --version | head -n 1 && echo '$(CFLAGS) $(HEADERS) $(GUEST_MKS)' && \
+		sha256sum $$($(CC) -print-file-name=libc.a) </dev/null && git -C $(KSRC) rev-parse HEAD; } >$@.new && \
 		if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 define prog

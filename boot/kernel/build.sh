@@ -44,21 +44,29 @@ if [ "$(cat "$out/.fragments.stamp" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.
 	echo "$want" >"$out/.fragments.stamp"
 fi
 
-# What the image is made of: the tree's commit (and any change to it), the
-# .config, the compiler, the target and how kbuild is called. A build whose
+# What the image is made of: the tree's commit and its changes (untracked
+# files are ignored there: the tarball's .gitignore is /*), the .config,
+# the compiler, linker and assembler, the target and how kbuild is called. A build whose
 # key and image are those the last one left beside it (OUT/.build.key) is
 # kept: kbuild's own pass over an unchanged tree reads every .cmd file and
 # relinks nothing, and still took 12 to 15 s a kernel here.
 head=$(git -C "$src" rev-parse HEAD) || die "$src is not a git tree (boot/kernel/tree.sh makes it)"
-key=$({
+# Each input is read in this shell, so one that cannot be read stops here.
+build_inputs() {
 	echo "$head"
-	git -C "$src" status --porcelain --untracked-files=no
-	cat "$out/.config"
-	"${CROSS_COMPILE}gcc" --version | head -n 1
+	git -C "$src" diff HEAD --binary >"$out/.build.diff" || return 1
+	sha256sum <"$out/.build.diff"
+	cat "$out/.config" || return 1
+	for t in gcc ld as; do
+		"${CROSS_COMPILE}$t" --version >"$out/.build.tool" || return 1
+		head -n 1 "$out/.build.tool"
+	done
 	echo "$KTARGET"
-	cat "$TOP/boot/kernel/build.sh"
+	cat "$TOP/boot/kernel/build.sh" || return 1
 	sed -n '/^kbuild() {/,/^}/p' "$TOP/boot/lib.sh"
-} | sha256sum | cut -d' ' -f1)
+}
+build_inputs >"$out/.build.inputs" || die "cannot read the inputs of the $name build (see $out/.build.inputs)"
+key=$(sha256sum <"$out/.build.inputs" | cut -d' ' -f1)
 image_sum() { sha256sum <"$out/$KIMAGE" | cut -d' ' -f1; }
 if [ -f "$out/$KIMAGE" ] && [ "$(cat "$out/.build.key" 2>/dev/null)" = "$key $(image_sum)" ]; then
 	step "kernel $name kept: $out/$KIMAGE (the tree, .config and compiler of its last build)"
