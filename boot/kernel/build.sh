@@ -49,7 +49,7 @@ fi
 # the compiler, linker and assembler, the target and how kbuild is called. A build whose
 # key and image are those the last one left beside it (OUT/.build.key) is
 # kept: kbuild's own pass over an unchanged tree reads every .cmd file and
-# relinks nothing, and still took 12 to 15 s a kernel here.
+# relinks nothing, and still takes seconds (docs/measurements.md).
 head=$(git -C "$src" rev-parse HEAD) || die "$src is not a git tree (boot/kernel/tree.sh makes it)"
 # Each input is read in this shell, so one that cannot be read stops here.
 build_inputs() {
