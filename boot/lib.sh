@@ -190,7 +190,23 @@ host_case() {
 
 host_end() {
 	echo "@@@ DONE" >>"$HOST_LOG"
-	[ -z "${HOST_KEY:-}" ] || echo "$HOST_KEY $(sha256sum <"$HOST_LOG" | cut -d' ' -f1)" >"$HOST_LOG.key"
+	[ -z "${HOST_KEY:-}" ] || log_key "$HOST_LOG" "$HOST_KEY"
+}
+
+# log_kept LOG KEY [failed]: whether LOG may stand for the run that would
+# write it again: RERUN is not set, LOG is there, LOG.key holds KEY (the
+# hash of that run's inputs) and the hash of LOG as that run wrote it, and
+# LOG passes the verdict (any verdict with 'failed'). boot/run.sh keeps a
+# guest's log by it, host_kept a host check's.
+log_kept() {
+	[ -z "${RERUN:-}" ] && [ -s "$1" ] &&
+		[ "$(cat "$1.key" 2>/dev/null)" = "$2 $(sha256sum <"$1" | cut -d' ' -f1)" ] &&
+		{ [ "${3:-}" = failed ] || sh "$TOP/boot/verdict.sh" "$1" >/dev/null 2>&1; }
+}
+
+# log_key LOG KEY: LOG was written by a run whose inputs hash to KEY.
+log_key() {
+	echo "$2 $(sha256sum <"$1" | cut -d' ' -f1)" >"$1.key"
 }
 
 # project_files: the project's files, one path each relative to $TOP: git's
@@ -223,9 +239,7 @@ host_kept() {
 	else
 		step "cannot key $1 (see $1.inputs): running it"
 	fi
-	if [ -n "$HOST_KEY" ] && [ -z "${RERUN:-}" ] && [ -s "$1" ] &&
-		[ "$(cat "$1.key" 2>/dev/null)" = "$HOST_KEY $(sha256sum <"$1" | cut -d' ' -f1)" ] &&
-		sh "$TOP/boot/verdict.sh" "$1" >/dev/null 2>&1; then
+	if [ -n "$HOST_KEY" ] && log_kept "$1" "$HOST_KEY"; then
 		step "kept $1, from a run with the same inputs at $(date -r "$1.key" +%H:%M:%S) (RERUN=1 runs it again)"
 		return 0
 	fi

@@ -138,10 +138,7 @@ key=$({
 } | sha256sum | cut -d' ' -f1)
 # A log is kept if its key matches, it passes the verdict or the caller
 # keeps failed logs, and QEMU itself did not fail in it.
-if [ -z "${RERUN:-}" ] && [ -s "$log" ] &&
-	[ "$(cat "$log.key" 2>/dev/null)" = "$key $(sha256sum <"$log" | cut -d' ' -f1)" ] &&
-	! grep -q '^@@@ HOST qemu exited' "$log" &&
-	{ [ -n "${REUSE_FAILED:-}" ] || sh "$TOP/boot/verdict.sh" "$log" >/dev/null; }; then
+if log_kept "$log" "$key" ${REUSE_FAILED:+failed} && ! grep -q '^@@@ HOST qemu exited' "$log"; then
 	[ -z "$dry" ] || { echo keep; exit 0; }
 	step "suite '$suite': kept $log, from a run with the same inputs at $(date -r "$log.key" +%H:%M:%S) (RERUN=1 boots again)"
 	exit 0
@@ -192,5 +189,5 @@ wait "$qpid" || rc=$?
 rm -f "$tap" "$console" "$qemu_out"
 trap - EXIT INT TERM HUP
 mv "$new" "$log"
-echo "$key $(sha256sum <"$log" | cut -d' ' -f1)" >"$log.key"
+log_key "$log" "$key"
 step "guest finished (qemu status $rc, $(($(date +%s) - _t0)) s)"

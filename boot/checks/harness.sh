@@ -154,13 +154,27 @@ an_unchanged_kernel_is_kept_a_changed_one_is_built() {
 	echo "a changed .config: $(head -n 1 "$s/make.calls")"
 }
 
+# copy_project DIR [TAR-OPTION]: the project's files (project_files) into DIR.
+copy_project() {
+	mkdir -p "$1"
+	(cd "$TOP" && project_files | tar -cf - -T -) | tar -C "$1" ${2:+"$2"} -xf -
+}
+
+# run_docs PROJECT OUT [VAR=VALUE...]: PROJECT's boot/checks/docs.sh with
+# those settings, its output in OUT (the end of it shown if it fails).
+run_docs() {
+	_top=$1 _out=$2
+	shift 2
+	env "$@" sh "$_top/boot/checks/docs.sh" >"$_out" 2>&1 || { tail -n 5 "$_out"; return 1; }
+}
+
 # The guest programs are keyed on their sources' content, not on times: in
 # a fresh copy of the project nothing is compiled again, and a changed
 # source is (a compiler that fails stands in for the real one).
 guest_programs_are_built_again_only_when_a_source_changed() {
 	s=$LOGS/harness-user native=${ABIS%% *}
 	rm -rf "$s" && mkdir -p "$s/top"
-	(cd "$TOP" && project_files | tar -cf - -T -) | tar -C "$s/top" --touch -xf -
+	copy_project "$s/top" --touch
 	mkdir -p "$s/stage/$native" "$s/stage/.sums"
 	cp -a "$BCACHE/user/$ARCH/$native/bin" "$s/stage/$native/"
 	cp -a "$BCACHE/user/$ARCH/.sums/$native" "$s/stage/.sums/" 2>/dev/null || echo "no content sums yet"
@@ -192,12 +206,9 @@ EOF
 # wrote; RERUN=1 runs it again. docs.sh stands for every host check.
 a_host_check_is_kept_only_while_its_inputs_are_the_same() {
 	s=$LOGS/harness-docs
-	docs() {
-		env RERUN="${1:-}" sh "$s.top/boot/checks/docs.sh" >"$s.out" 2>&1 ||
-			{ tail -n 5 "$s.out"; return 1; }
-	}
-	rm -rf "$s.top" && mkdir -p "$s.top"
-	(cd "$TOP" && project_files | tar -cf - -T -) | tar -C "$s.top" -xf -
+	docs() { run_docs "$s.top" "$s.out" RERUN="${1:-}"; }
+	rm -rf "$s.top"
+	copy_project "$s.top"
 	rc=0
 	docs && docs || rc=1
 	grep -q "kept $LOGS/docs.log" "$s.out" && echo "the same inputs: kept" || { echo "the same inputs: not kept"; rc=1; }
@@ -210,7 +221,7 @@ a_host_check_is_kept_only_while_its_inputs_are_the_same() {
 	docs || rc=1
 	grep -q "kept" "$s.out" && { echo "a changed file: kept"; rc=1; } || echo "a changed file: run again"
 	# leave the log of the project's own files
-	RERUN=1 sh "$TOP/boot/checks/docs.sh" >"$s.out" 2>&1 || rc=1
+	run_docs "$TOP" "$s.out" RERUN=1 || rc=1
 	return $rc
 }
 
@@ -222,14 +233,14 @@ a_host_checks_key_holds_the_host_kernel_whatever_arch_says() {
 	rm -rf "$s" && mkdir -p "$s"
 	printf '#!/bin/sh\necho 9.9.9-harness\n' >"$s/uname"
 	chmod +x "$s/uname"
-	env ARCH=x86 RERUN= sh "$TOP/boot/checks/docs.sh" >"$s.out" 2>&1 || { tail -n 5 "$s.out"; return 1; }
-	env ARCH=x86 RERUN= PATH="$s:$PATH" sh "$TOP/boot/checks/docs.sh" >"$s.out" 2>&1 || { tail -n 5 "$s.out"; return 1; }
+	run_docs "$TOP" "$s.out" ARCH=x86 RERUN= || return 1
+	run_docs "$TOP" "$s.out" ARCH=x86 RERUN= PATH="$s:$PATH" || return 1
 	if grep kept "$s.out"; then
 		echo "another host kernel: kept"
 		return 1
 	fi
 	echo "another host kernel: run again"
-	RERUN=1 sh "$TOP/boot/checks/docs.sh" >"$s.out" 2>&1
+	run_docs "$TOP" "$s.out" RERUN=1
 }
 
 an_empty_log_fails() {

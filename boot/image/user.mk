@@ -36,9 +36,11 @@ all: $(addprefix $(OUT)/,$(PROGS) $(notdir $(SCRIPTS)))
 SUMS := $(STAGE)/.sums/$(ABI)
 GUEST_MKS := $(wildcard */guest.mk samples/*/guest.mk)
 sums = $(patsubst %,$(SUMS)/%.sum,$(patsubst $(GEN)/%,gen/%,$(1)))
+# update: the target becomes $@.new only if that differs (its time stays)
+update = if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 define sum
 	@mkdir -p $(@D)
-	@sha256sum <$< >$@.new && if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+	@sha256sum <$< >$@.new && $(update)
 endef
 $(SUMS)/gen/%.sum: $(GEN)/% FORCE
 	$(sum)
@@ -52,7 +54,7 @@ $(ENV_SUM): FORCE
 	@mkdir -p $(@D)
 	@{ $(CC) --version | head -n 1 && echo '$(CFLAGS) $(HEADERS) $(GUEST_MKS)' && \
 		sha256sum $$($(CC) -print-file-name=libc.a) </dev/null && git -C $(KSRC) rev-parse HEAD; } >$@.new && \
-		if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+		$(update)
 
 define prog
 $(OUT)/$(1): $$(call sums,$$($(1)_SRC) $$(HEADERS) boot/image/user.mk $$(GUEST_MKS)) $$(ENV_SUM)
