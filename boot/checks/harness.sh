@@ -201,6 +201,27 @@ EOF
 	[ "$(grep -c . "$s/cc.calls")" = 1 ]
 }
 
+# A program that no guest.mk names any more is not left in the stage
+# directory, where boot/image/initramfs.sh would pack it; the selftests'
+# kselftest/ there stays. The stage's programs and sums are copied, so
+# nothing is compiled.
+a_program_no_guest_mk_names_is_not_packed() {
+	s=$LOGS/harness-stale native=${ABIS%% *}
+	rm -rf "$s" && mkdir -p "$s/stage/$native/bin/kselftest" "$s/stage/.sums"
+	copy_project "$s/top" --touch
+	find "$BCACHE/user/$ARCH/$native/bin" -maxdepth 1 -type f -exec cp -a {} "$s/stage/$native/bin/" \;
+	cp -a "$BCACHE/user/$ARCH/.sums/$native" "$s/stage/.sums/" 2>/dev/null || echo "no content sums yet"
+	echo 'a program no guest.mk names' >"$s/stage/$native/bin/removed-program"
+	: >"$s/stage/$native/bin/kselftest/kept"
+	make -s -C "$s/top" -f boot/image/user.mk ABI="$native" NATIVE_ABI="$native" \
+		CC="$(abi_var "$native" CC)" OUT="$s/stage/$native/bin" KSRC="$KSRC" || return 1
+	rc=0
+	[ ! -e "$s/stage/$native/bin/removed-program" ] || { echo "removed-program is still in $s/stage/$native/bin"; rc=1; }
+	[ -e "$s/stage/$native/bin/kselftest/kept" ] || { echo "kselftest/ was removed"; rc=1; }
+	[ -x "$s/stage/$native/bin/init" ] || { echo "init was removed"; rc=1; }
+	return $rc
+}
+
 # A host check's log is kept only while the project's files, the tools and
 # the kernel it used are the same, the log passed and is what that run
 # wrote; RERUN=1 runs it again. docs.sh stands for every host check.
@@ -299,6 +320,7 @@ host_case harness "an-unchanged-kernel-is-kept-a-changed-one-is-built" \
 	an_unchanged_kernel_is_kept_a_changed_one_is_built
 host_case harness "guest-programs-are-built-again-only-when-a-source-changed" \
 	guest_programs_are_built_again_only_when_a_source_changed
+host_case harness "a-program-no-guest-mk-names-is-not-packed" a_program_no_guest_mk_names_is_not_packed
 host_case harness "a-host-check-is-kept-only-while-its-inputs-are-the-same" \
 	a_host_check_is_kept_only_while_its_inputs_are_the_same
 host_case harness "a-host-checks-key-holds-the-host-kernel-whatever-arch-says" \
