@@ -27,7 +27,12 @@ harness-selftest_SRC := boot/guest-tests/harness-selftest.c
 SCRIPTS := boot/guest-tests/debug-checks.sh
 include $(wildcard */guest.mk)
 
+# A file in OUT that no rule here makes (a program no guest.mk names any
+# more) would still be packed into the image: it is removed. OUT/kselftest/
+# is boot/image/kselftests.sh's.
+STALE := $(filter-out $(addprefix $(OUT)/,$(PROGS) $(notdir $(SCRIPTS)) kselftest),$(wildcard $(OUT)/*))
 all: $(addprefix $(OUT)/,$(PROGS) $(notdir $(SCRIPTS)))
+	$(if $(STALE),rm -rf $(STALE))
 
 # A program depends on its sources' content, not their times: each source
 # has a sum in SUMS that is rewritten only when the content changed, so
