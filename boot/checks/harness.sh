@@ -160,6 +160,16 @@ copy_project() {
 	(cd "$TOP" && project_files | tar -cf - -T -) | tar -C "$1" ${2:+"$2"} -xf -
 }
 
+# copy_stage DIR ABI: in DIR, a copy of the project (top/, files touched
+# now) and of ABI's built guest programs and their sums (stage/), without
+# the installed selftests.
+copy_stage() {
+	rm -rf "$1" && mkdir -p "$1/stage/$2/bin" "$1/stage/.sums"
+	copy_project "$1/top" --touch
+	find "$BCACHE/user/$ARCH/$2/bin" -maxdepth 1 -type f -exec cp -a {} "$1/stage/$2/bin/" \;
+	cp -a "$BCACHE/user/$ARCH/.sums/$2" "$1/stage/.sums/" 2>/dev/null || echo "no content sums yet"
+}
+
 # run_docs PROJECT OUT [VAR=VALUE...]: PROJECT's boot/checks/docs.sh with
 # those settings, its output in OUT (the end of it shown if it fails).
 run_docs() {
@@ -173,11 +183,7 @@ run_docs() {
 # source is (a compiler that fails stands in for the real one).
 guest_programs_are_built_again_only_when_a_source_changed() {
 	s=$LOGS/harness-user native=${ABIS%% *}
-	rm -rf "$s" && mkdir -p "$s/top"
-	copy_project "$s/top" --touch
-	mkdir -p "$s/stage/$native" "$s/stage/.sums"
-	cp -a "$BCACHE/user/$ARCH/$native/bin" "$s/stage/$native/"
-	cp -a "$BCACHE/user/$ARCH/.sums/$native" "$s/stage/.sums/" 2>/dev/null || echo "no content sums yet"
+	copy_stage "$s" "$native"
 	# a compiler that says what the native one says of itself, and fails
 	# to compile
 	cc=$(abi_var "$native" CC)
@@ -207,11 +213,9 @@ EOF
 # nothing is compiled.
 a_program_no_guest_mk_names_is_not_packed() {
 	s=$LOGS/harness-stale native=${ABIS%% *}
-	rm -rf "$s" && mkdir -p "$s/stage/$native/bin/kselftest" "$s/stage/.sums"
-	copy_project "$s/top" --touch
-	find "$BCACHE/user/$ARCH/$native/bin" -maxdepth 1 -type f -exec cp -a {} "$s/stage/$native/bin/" \;
-	cp -a "$BCACHE/user/$ARCH/.sums/$native" "$s/stage/.sums/" 2>/dev/null || echo "no content sums yet"
+	copy_stage "$s" "$native"
 	echo 'a program no guest.mk names' >"$s/stage/$native/bin/removed-program"
+	mkdir -p "$s/stage/$native/bin/kselftest"
 	: >"$s/stage/$native/bin/kselftest/kept"
 	make -s -C "$s/top" -f boot/image/user.mk ABI="$native" NATIVE_ABI="$native" \
 		CC="$(abi_var "$native" CC)" OUT="$s/stage/$native/bin" KSRC="$KSRC" || return 1
