@@ -194,6 +194,28 @@ caps_grant() {
 	[ "$out" = "$want" ] && { [ -z "$logged" ] || grep -q "$logged" "$ALOG"; }
 }
 
+# netns_grant CAPS EXPECTED LOGGED: a container in a network namespace of
+# its own binds tcp:$P1, which a socket of the host holds, under the agent
+# with bounding set CAPS: the port must be probed in the container's
+# namespace, or not at all (S3, docs/bind-agent.md)
+netns_grant() {
+	caps=$1 want=$2 logged=$3
+	"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
+	holder=$!
+	if wait_for grep -q holding "$W/hold.out" &&
+		start_agent setpriv --inh-caps=-all --bounding-set=-all"$caps" "$AGENT" -v \
+			--socket "$SOCK" --allow tcp:$P1; then
+		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id netns --netns -- "$W/try-bind" tcp $P1) || true
+		echo "$out"
+		wait_for grep -q "container netns: no task" "$ALOG"
+		cat "$ALOG"
+	fi
+	stop_agent
+	kill "$holder"
+	wait "$holder" || true
+	[ "${out:-}" = "$want" ] && grep -q "$logged" "$ALOG"
+}
+
 # expand NAME...: syscall names, with @groups expanded (they nest)
 expand() {
 	for g in "$@"; do
@@ -204,10 +226,11 @@ expand() {
 		esac
 	done
 }
-# The syscalls of the unit's SystemCallFilter=.
+# The syscalls of the SystemCallFilter= lines of the unit [and FILE...,
+# its drop-ins: allow lists add up].
 filter_syscalls() {
 	# shellcheck disable=SC2046 # one name a word
-	expand $(sed -n 's/^SystemCallFilter=//p' "$UNITDIR/bind-agent.service") | sort -u
+	expand $(sed -n 's/^SystemCallFilter=//p' "$UNITDIR/bind-agent.service" "$@") | sort -u
 }
 
 # Every syscall of the agent, from start to serving a TCP grant, a UDP
@@ -234,6 +257,44 @@ syscalls_in_unit_filter() {
 	[ -s "$W/used.list" ] || return 1
 	# restart_syscall is the kernel's, never filtered
 	! sed -n 's/.* socket(\(AF_[A-Z0-9]*\),.*/\1/p' "$W/strace.out" | grep -vx -e AF_UNIX -e AF_INET -e AF_INET6
+}
+
+# The drop-in for containers with a network namespace of their own
+# (systemd/netns.conf), as systemd merges it into the unit: the two
+# capabilities added, net namespaces allowed and no other kind; and the
+# syscalls of a grant to such a container (it enters the namespace) are
+# in the unit's filter and the drop-in's.
+DROPIN=$SRC/systemd/netns.conf
+netns_dropin_merges() {
+	r=$W/root/etc/systemd/system
+	mkdir -p "$r/bind-agent.service.d"
+	cp "$UNITDIR/bind-agent.service" "$r/"
+	cp "$DROPIN" "$r/bind-agent.service.d/netns.conf"
+	systemd-analyze security --offline=true --root="$W/root" bind-agent.service >"$W/security-netns.out" 2>&1 || true
+	grep -e Namespaces -e CAP_NET_ADMIN -e CAP_SYS_ADMIN "$W/security-netns.out"
+	grep -q "✗ RestrictNamespaces=~net " "$W/security-netns.out" &&
+		[ "$(grep -c "✓ RestrictNamespaces=~" "$W/security-netns.out")" = 6 ] &&
+		grep -q "✗ CapabilityBoundingSet=~CAP_NET_ADMIN " "$W/security-netns.out" &&
+		grep -q "✗ CapabilityBoundingSet=~CAP_SYS_ADMIN " "$W/security-netns.out"
+}
+netns_syscalls_in_dropin_filter() {
+	"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
+	holder=$!
+	if wait_for grep -q holding "$W/hold.out" &&
+		start_agent strace -f -qq -o "$W/strace-netns.out" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1; then
+		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id netns --netns -- "$W/try-bind" tcp $P1) || true
+		echo "$out"
+		wait_for grep -q "container netns: no task" "$ALOG"
+	fi
+	stop_agent
+	kill "$holder"
+	wait "$holder" || true
+	filter_syscalls "$DROPIN" >"$W/filter-netns.list"
+	sed -n 's/^[0-9]\{1,\} \{1,\}\([a-z0-9_]*\)(.*/\1/p' "$W/strace-netns.out" | sort -u >"$W/used-netns.list"
+	echo "syscalls made: $(tr '\n' ' ' <"$W/used-netns.list")"
+	missing=$(comm -23 "$W/used-netns.list" "$W/filter-netns.list")
+	[ -z "$missing" ] || { echo "not in the SystemCallFilter of the unit and its drop-in: $missing"; return 1; }
+	[ "${out:-}" = "bind tcp:$P1 as uid 1000: ok" ] && grep -qx setns "$W/used-netns.list"
 }
 
 # The man page's OPTIONS are the usage text's options.
@@ -456,6 +517,15 @@ host_case capabilities "without-cap-chown-it-cannot-re-own-the-socket-eacces" \
 	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: Permission denied" \
 	"fchown: Operation not permitted"
 host_case capabilities "every-syscall-of-the-agent-is-in-the-units-systemcallfilter" syscalls_in_unit_filter
+host_case capabilities "the-netns-drop-in-adds-cap-net-admin-cap-sys-admin-and-net-namespaces-only" netns_dropin_merges
+host_case capabilities "a-grant-to-a-container-in-its-own-netns-makes-only-syscalls-the-unit-and-drop-in-allow" \
+	netns_syscalls_in_dropin_filter
+host_case capabilities "with-the-units-capabilities-a-container-in-its-own-netns-is-refused-not-probed-in-the-hosts" \
+	netns_grant ",+net_bind_service,+sys_ptrace,+chown" "bind tcp:$P1 as uid 1000: Permission denied" \
+	"not ours, and entering it to probe the port was refused"
+host_case capabilities "with-cap-net-admin-and-cap-sys-admin-too-it-gets-a-port-only-the-host-holds" \
+	netns_grant ",+net_bind_service,+sys_ptrace,+chown,+net_admin,+sys_admin" "bind tcp:$P1 as uid 1000: ok" \
+	"container netns: pid [0-9]* .*port $P1: allowed, bound"
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8" "$W"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8" "$W"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match

@@ -332,19 +332,31 @@ static int valid_for(int domain, const struct call *c)
 
 /*
  * A socket of ours in the network namespace of @fd (a socket), whatever
- * namespace this thread is in: a container may have its own. Without
- * CAP_NET_ADMIN there (SIOCGSKNS: bind-supervisor run with capabilities
- * only), ours, which is the program's unless it made a namespace of its
- * own, where it has privileges and needs no supervisor.
+ * namespace this thread is in: a container may have its own. Ours if
+ * @fd's is ours (SO_NETNS_COOKIE, 5.14+, asks no privilege); another is
+ * entered, which needs CAP_NET_ADMIN (SIOCGSKNS) and CAP_SYS_ADMIN
+ * (setns()) there. Without them NOT_OURS: a probe in our namespace would
+ * answer for the wrong one, and bind there meanwhile (S3).
  */
+#define NOT_OURS (-2)
 static int socket_in_netns_of(int fd, int domain, int type, int protocol)
 {
 	struct stat ns, self;
-	int nsfd = ioctl(fd, SIOCGSKNS), selffd = -1, probe, saved;
+	__u64 theirs, ours;
+	socklen_t len = sizeof(theirs);
+	int nsfd, selffd = -1, probe, saved;
 	FILE *f;
 
+	probe = socket(domain, type | SOCK_CLOEXEC, protocol);
+	if (probe < 0)
+		return -1;
+	if (!getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &theirs, &len) &&
+	    !getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) && theirs == ours)
+		return probe;
+	close(probe);
+	nsfd = ioctl(fd, SIOCGSKNS);
 	if (nsfd < 0)
-		return errno == EPERM ? socket(domain, type | SOCK_CLOEXEC, protocol) : -1;
+		return errno == EPERM ? NOT_OURS : -1;
 	f = fopen("/proc/thread-self/ns/net", "re");
 	if (f)
 		selffd = fileno(f);
@@ -353,7 +365,7 @@ static int socket_in_netns_of(int fd, int domain, int type, int protocol)
 	} else if (ns.st_dev == self.st_dev && ns.st_ino == self.st_ino) {
 		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
 	} else if (setns(nsfd, CLONE_NEWNET)) {
-		probe = -1;
+		probe = errno == EPERM ? NOT_OURS : -1;
 	} else {
 		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
 		saved = errno;
@@ -378,7 +390,7 @@ static int socket_in_netns_of(int fd, int domain, int type, int protocol)
  * it then. For TCP ours has SO_REUSEADDR, so that connections in TIME_WAIT
  * do not count, but a listener or a socket bound without it does. IPv6
  * with @fd's own IPV6_V6ONLY: an IPv6-only socket does not collide with an
- * IPv4 one. -1 if we cannot tell.
+ * IPv4 one. -1 if we cannot tell, NOT_OURS if we may not look.
  */
 static int port_held(int fd, int domain, int type, int protocol, const struct call *c)
 {
@@ -386,7 +398,7 @@ static int port_held(int fd, int domain, int type, int protocol, const struct ca
 	socklen_t optlen = sizeof(v6only);
 
 	if (probe < 0)
-		return -1;
+		return probe;
 	if ((domain == AF_INET6 &&
 	     (getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &optlen) ||
 	      setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only)))) ||
@@ -696,6 +708,10 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	case 0:
 		break;
 	case 1:
+		goto out;
+	case NOT_OURS:
+		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (CAP_NET_ADMIN and CAP_SYS_ADMIN there)";
+		ret = -1;
 		goto out;
 	default:
 		FAILED("probing the port in the socket's network namespace");
