@@ -47,11 +47,19 @@ baseline_logs = $(foreach a,$(ARCHES),$(LOGS)/baseline-$(a).log)
 oci_logs = $(foreach a,$(OCI_ARCHES),$(LOGS)/$(a)-oci.log)
 CHECK_LOGS = $(call guest_logs,check) $(baseline_logs) $(oci_logs) \
 	$(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log $(LOGS)/agent-host.log
+# The suites of make check's logs (ARCH-SUITE.log: SUITE, baseline-ARCH.log:
+# baseline, SUITE.log: SUITE), one a line: the ones boot/plan/docs.sh
+# counts for make check, so that CHECK_LOGS is their one list.
+print-check-suites:
+	@for l in $(notdir $(basename $(CHECK_LOGS))); do \
+		case $$l in baseline-*) l=baseline ;; esac; \
+		for a in $(ALL_ARCHES); do l=$${l#$$a-}; done; \
+		echo $$l; done | LC_ALL=C sort -u
 
 .PHONY: help deps tree kernel initramfs check check-guest check-patched \
 	check-lint check-docs check-harness check-agent-host check-baseline check-prefixes \
 	check-debug check-oci \
-	bench bench-plot demo shell clean docs
+	bench bench-plot demo shell clean docs print-check-suites
 
 help:
 	@echo 'make demo                  boot every arch and run the samples'

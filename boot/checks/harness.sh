@@ -2,7 +2,8 @@
 # boot/checks/harness.sh ARCH
 #   The harness can fail, as TAP in $LOGS/harness.log: guests that fail,
 #   hang, warn or leave a process behind, a dropped config option, a bad
-#   suite line, an arch in the environment, a stale CI workflow, a
+#   suite line, an arch in the environment, a stale CI workflow, docs
+#   that count other suites than make check's verdict reads, a
 #   missing, empty or cut log, and every crafted log of boot/tests/verdict.sh
 #   (a log that lacks what the plan says it must hold) must each fail or be
 #   named. ARCH's kernel and
@@ -74,6 +75,27 @@ a_bad_suite_line_is_named() {
 the_ci_workflow_is_generated() {
 	sh "$TOP/boot/ci-matrix.sh" | diff -u "$TOP/.github/workflows/check.yml" - &&
 		echo "the workflow's jobs: $(known_arches | tr '\n' ' ')"
+}
+
+# The suites boot/plan/docs.sh counts for make check (docs.sh -s) are
+# those of the logs make check hands to the verdict (make -n only prints;
+# ARCH-SUITE.log is SUITE's, baseline-ARCH.log baseline's, SUITE.log
+# SUITE's), so that the docs' "make check" lines are the verdict's plan.
+the_docs_count_the_suites_make_check_judges() {
+	vlogs=$(cd "$TOP" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n check 2>&1 |
+		sed -n 's|^sh boot/verdict\.sh ||p')
+	[ -n "$vlogs" ] || { echo "make -n check has no boot/verdict.sh line"; return 1; }
+	arches=$(known_arches)
+	want=$(for l in $vlogs; do
+		l=$(basename "$l" .log)
+		case $l in baseline-*) l=baseline ;; esac
+		for a in $arches; do l=${l#"$a"-}; done
+		echo "$l"
+	done | LC_ALL=C sort -u | tr '\n' ' ')
+	got=$(sh "$TOP/boot/plan/docs.sh" -s | LC_ALL=C sort -u | tr '\n' ' ')
+	echo "make check's verdict reads the logs of: $want"
+	echo "boot/plan/docs.sh counts for make check: $got"
+	[ "$want" = "$got" ]
 }
 
 # actionlint passes the committed workflow, and fails a copy of it with a
@@ -334,6 +356,8 @@ host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
 host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
 host_case harness "the-ci-workflow-is-the-one-boot-arch-and-boot-base-make" the_ci_workflow_is_generated
 host_case harness "the-ci-workflow-passes-actionlint" the_ci_workflow_passes_actionlint
+host_case harness "the-docs-count-the-suites-whose-logs-make-check-judges" \
+	the_docs_count_the_suites_make_check_judges
 host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
 host_case harness "a-missing-log-among-the-verdicts-inputs-fails-it" a_missing_log_fails
 host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log_is_named
