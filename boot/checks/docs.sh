@@ -92,16 +92,18 @@ unpatched_errno_per_base_is_documented() {
 	return $rc
 }
 
-# Every path of this repository that README.md and docs/harness.md name in
-# backquotes exists; ARCH, BASE, FLAVOUR and SUITE stand for any arch,
-# base, flavour and suite (the first of each is tried), NEW for one to add.
+# Every path of this repository that README.md and docs/*.md name, in
+# backquotes or not (a word that starts with one of its top folders, not
+# inside a longer path or a URL), exists; ARCH, BASE, FLAVOUR and SUITE
+# stand for any arch, base, flavour and suite (the first of each is
+# tried), NAME for any name, NEW for one to add.
 doc_paths_exist() {
 	rc=0 n=0
-	for p in $(cd "$TOP" && grep -ohE '`(boot|docs|samples|selftests|kernel-patches|uapi)/[^` ]*`' \
-		README.md docs/harness.md | tr -d '`' | sed 's/[.,;:)]*$//' | sort -u); do
+	for p in $(cd "$TOP" && grep -ohE '(^|[^A-Za-z0-9_./-])(boot|docs|samples|selftests|kernel-patches|uapi)/[A-Za-z0-9_.*/-]*' \
+		README.md docs/*.md | sed -E 's/^[^a-z]//; s/[.,;:)]*$//' | sort -u); do
 		case $p in */NEW/* | */NEW) continue ;; esac
 		q=$(echo "$p" | sed -e "s/ARCH/$(known_arches | head -n 1)/g" -e "s/BASE/$BASE/g" \
-			-e 's/FLAVOUR/debug/g' -e 's/SUITE/check/g')
+			-e 's/FLAVOUR/debug/g' -e 's/SUITE/check/g' -e 's/NAME/*/g')
 		n=$((n + 1))
 		# shellcheck disable=SC2086 # a glob in the docs is matched
 		(cd "$TOP" && ls -d $q) >/dev/null 2>&1 || { echo "named but missing: $p"; rc=1; }
@@ -113,7 +115,7 @@ doc_paths_exist() {
 host_kept "$LOGS/docs.log" && exit 0
 step "checking the documentation"
 host_begin "$LOGS/docs.log" docs
-host_case docs "every-path-readme-and-harness-md-name-exists" doc_paths_exist
+host_case docs "every-path-readme-and-the-docs-name-exists" doc_paths_exist
 host_case docs "man-page-lints-clean-and-renders" man_page_lints_clean
 host_case docs "userspace-api-page-is-valid-rest-in-the-index" rst_page_is_valid
 host_case docs "man-page-errors-are-what-the-selftests-assert" \
