@@ -4,14 +4,16 @@
 #   $BCACHE/initramfs-ARCH-oci.cpio is the arch's initramfs
 #   (boot/image/initramfs.sh, built first) with a second newc archive
 #   concatenated after it (the kernel unpacks one after the other):
-#   - the host's crun and runc (Debian's packages, boot/flavour/oci/packages)
-#     in /usr/bin, with their shared-library closure and the dynamic loader
-#     at the paths ldd names (/lib/TRIPLET, /lib64), as the host has them;
+#   - the host's crun, runc, podman and conmon (Debian's packages,
+#     boot/flavour/oci/packages) in /usr/bin, with their shared-library
+#     closure and the dynamic loader at the paths ldd names (/lib/TRIPLET,
+#     /lib64), as the host has them, and podman's configuration;
 #   - /oci/rootfs, a container root file system: Debian's static busybox,
-#     /etc/passwd and /etc/group with uid 1000, /www/index.html.
+#     the native ABI's static try-bind, /etc/passwd and /etc/group with
+#     uid 1000, /www/index.html.
 #   The libraries come from ldd, which runs the host's loader: the binaries
-#   must be of the host's arch (docs/harness.md, "The oci image", says why
-#   this is not dracut). Writes .content beside the image like
+#   must be of the host's arch (docs/harness.md, "Again for the oci image",
+#   says why this is not dracut). Writes .content beside the image like
 #   initramfs.sh, so that boot/run.sh keys boots on what it holds.
 set -eu
 . "$(dirname "$0")/../lib.sh"
