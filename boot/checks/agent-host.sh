@@ -194,13 +194,18 @@ caps_grant() {
 	[ "$out" = "$want" ] && { [ -z "$logged" ] || grep -q "$logged" "$ALOG"; }
 }
 
-# netns_grant CAPS EXPECTED LOGGED: a container in a network namespace of
-# its own binds tcp:$P1, which a socket of the host holds, under the agent
-# with bounding set CAPS: the port must be probed in the container's
-# namespace, or not at all (S3, docs/bind-agent.md)
+# netns_grant CAPS EXPECTED LOGGED [hold]: a container in a network
+# namespace of its own binds tcp:$P1 (with hold: which a socket of the host
+# holds) under the agent with bounding set CAPS: the port must be probed in
+# the container's namespace, or not at all (S3, docs/bind-agent.md)
 netns_grant() {
-	caps=$1 want=$2 logged=$3
-	"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
+	caps=$1 want=$2 logged=$3 out=
+	if [ "${4:-}" = hold ]; then
+		"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
+	else
+		echo holding nothing >"$W/hold.out"
+		sleep 600 &
+	fi
 	holder=$!
 	if wait_for grep -q holding "$W/hold.out" &&
 		start_agent setpriv --inh-caps=-all --bounding-set=-all"$caps" "$AGENT" -v \
@@ -213,7 +218,7 @@ netns_grant() {
 	stop_agent
 	kill "$holder"
 	wait "$holder" || true
-	[ "${out:-}" = "$want" ] && grep -q "$logged" "$ALOG"
+	[ "$out" = "$want" ] && grep -q "$logged" "$ALOG"
 }
 
 # expand NAME...: syscall names, with @groups expanded (they nest)
@@ -227,10 +232,13 @@ expand() {
 	done
 }
 # The syscalls of the SystemCallFilter= lines of the unit [and FILE...,
-# its drop-ins: allow lists add up].
+# its drop-ins]: the allow lists add up, a ~ line takes its syscalls out.
 filter_syscalls() {
 	# shellcheck disable=SC2046 # one name a word
-	expand $(sed -n 's/^SystemCallFilter=//p' "$UNITDIR/bind-agent.service" "$@") | sort -u
+	expand $(sed -n 's/^SystemCallFilter=\([^~]\)/\1/p' "$UNITDIR/bind-agent.service" "$@") | sort -u >"$W/allowed.list"
+	# shellcheck disable=SC2046
+	expand $(sed -n 's/^SystemCallFilter=~//p' "$UNITDIR/bind-agent.service" "$@") | sort -u >"$W/denied.list"
+	comm -23 "$W/allowed.list" "$W/denied.list"
 }
 
 # Every syscall of the agent, from start to serving a TCP grant, a UDP
@@ -260,22 +268,30 @@ syscalls_in_unit_filter() {
 }
 
 # The drop-in for containers with a network namespace of their own
-# (systemd/netns.conf), as systemd merges it into the unit: the two
-# capabilities added, net namespaces allowed and no other kind; and the
-# syscalls of a grant to such a container (it enters the namespace) are
-# in the unit's filter and the drop-in's.
+# (systemd/netns.conf), as systemd merges it into the unit: what
+# systemd-analyze security finds exposed with it and not without is the
+# two capabilities and net namespaces, nothing else; and the syscalls of a
+# grant to such a container (it enters the namespace) are in the unit's
+# filter as the drop-in leaves it.
 DROPIN=$SRC/systemd/netns.conf
+exposed() { # ROOT: the service's exposed settings, by name
+	systemd-analyze security --offline=true --root="$1" bind-agent.service 2>&1 |
+		sed -n 's/^✗ \([^ ]*\) .*/\1/p' | sort
+}
 netns_dropin_merges() {
-	r=$W/root/etc/systemd/system
-	mkdir -p "$r/bind-agent.service.d"
-	cp "$UNITDIR/bind-agent.service" "$r/"
-	cp "$DROPIN" "$r/bind-agent.service.d/netns.conf"
-	systemd-analyze security --offline=true --root="$W/root" bind-agent.service >"$W/security-netns.out" 2>&1 || true
-	grep -e Namespaces -e CAP_NET_ADMIN -e CAP_SYS_ADMIN "$W/security-netns.out"
-	grep -q "✗ RestrictNamespaces=~net " "$W/security-netns.out" &&
-		[ "$(grep -c "✓ RestrictNamespaces=~" "$W/security-netns.out")" = 6 ] &&
-		grep -q "✗ CapabilityBoundingSet=~CAP_NET_ADMIN " "$W/security-netns.out" &&
-		grep -q "✗ CapabilityBoundingSet=~CAP_SYS_ADMIN " "$W/security-netns.out"
+	for d in plain netns; do
+		mkdir -p "$W/root-$d/etc/systemd/system"
+		cp "$UNITDIR/bind-agent.service" "$W/root-$d/etc/systemd/system/"
+	done
+	mkdir -p "$W/root-netns/etc/systemd/system/bind-agent.service.d"
+	cp "$DROPIN" "$W/root-netns/etc/systemd/system/bind-agent.service.d/netns.conf"
+	exposed "$W/root-plain" >"$W/exposed-plain"
+	exposed "$W/root-netns" >"$W/exposed-netns"
+	added=$(comm -13 "$W/exposed-plain" "$W/exposed-netns" | tr '\n' ' ')
+	gone=$(comm -23 "$W/exposed-plain" "$W/exposed-netns" | tr '\n' ' ')
+	echo "exposed without the drop-in: $(wc -l <"$W/exposed-plain"); with it, added: $added; gone: ${gone:-none}"
+	[ -s "$W/exposed-plain" ] && [ -z "$gone" ] &&
+		[ "$added" = "CapabilityBoundingSet=~CAP_NET_ADMIN CapabilityBoundingSet=~CAP_SYS_ADMIN RestrictNamespaces=~net " ]
 }
 netns_syscalls_in_dropin_filter() {
 	"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
@@ -294,7 +310,8 @@ netns_syscalls_in_dropin_filter() {
 	echo "syscalls made: $(tr '\n' ' ' <"$W/used-netns.list")"
 	missing=$(comm -23 "$W/used-netns.list" "$W/filter-netns.list")
 	[ -z "$missing" ] || { echo "not in the SystemCallFilter of the unit and its drop-in: $missing"; return 1; }
-	[ "${out:-}" = "bind tcp:$P1 as uid 1000: ok" ] && grep -qx setns "$W/used-netns.list"
+	[ "${out:-}" = "bind tcp:$P1 as uid 1000: ok" ] && grep -qx setns "$W/used-netns.list" &&
+		! grep -qx unshare "$W/filter-netns.list"
 }
 
 # The man page's OPTIONS are the usage text's options.
@@ -525,7 +542,7 @@ host_case capabilities "with-the-units-capabilities-a-container-in-its-own-netns
 	"not ours, and entering it to probe the port was refused"
 host_case capabilities "with-cap-net-admin-and-cap-sys-admin-too-it-gets-a-port-only-the-host-holds" \
 	netns_grant ",+net_bind_service,+sys_ptrace,+chown,+net_admin,+sys_admin" "bind tcp:$P1 as uid 1000: ok" \
-	"container netns: pid [0-9]* .*port $P1: allowed, bound"
+	"container netns: pid [0-9]* .*port $P1: allowed, bound" hold
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8" "$W"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8" "$W"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match

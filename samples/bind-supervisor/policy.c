@@ -710,7 +710,7 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	case 1:
 		goto out;
 	case NOT_OURS:
-		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (CAP_NET_ADMIN and CAP_SYS_ADMIN there)";
+		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (it needs CAP_NET_ADMIN and CAP_SYS_ADMIN there, and setns() into a network namespace allowed)";
 		ret = -1;
 		goto out;
 	default:
