@@ -4,8 +4,11 @@
 #   $LOGS/agent-host.log: installed by its documented command, its units
 #   checked by systemd's own tools (verify, security), started by
 #   systemd-socket-activate on a socket it did not create, with READY=1;
-#   the capabilities the unit leaves it are needed and enough, and every
-#   syscall it makes is in the unit's SystemCallFilter; its man pages
+#   the capabilities the unit leaves it are needed and enough for a
+#   container in the host's network namespace, one in a namespace of its
+#   own is refused under them and served with the netns drop-in's, which
+#   adds nothing else, and every syscall it makes is in the unit's
+#   SystemCallFilter (as the drop-in leaves it); its man pages
 #   lint; bind-supervisor refusing to run set-uid or with file
 #   capabilities; its JSON log and its metrics (promtool); and the kernel's fast
 #   paths (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, PIDFD_THREAD) where the
