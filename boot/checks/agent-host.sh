@@ -6,8 +6,8 @@
 #   systemd-socket-activate on a socket it did not create, with READY=1;
 #   the capabilities the unit leaves it are needed and enough for a
 #   container in the host's network namespace, one in a namespace of its
-#   own is refused under them and served with the netns drop-in's, which
-#   adds nothing else, and every syscall it makes is in the unit's
+#   own is refused under them and served with the netns drop-in's
+#   (CAP_SYS_ADMIN), which adds nothing else, and every syscall it makes is in the unit's
 #   SystemCallFilter (as the drop-in leaves it); its man pages
 #   lint; bind-supervisor refusing to run set-uid or with file
 #   capabilities; its JSON log and its metrics (promtool); and the kernel's fast
@@ -224,6 +224,52 @@ netns_grant() {
 	[ "$out" = "$want" ] && grep -q "$logged" "$ALOG"
 }
 
+# A container in a network namespace of its own binds a socket of a third
+# one, sent to it over a unix socket: with CAP_SYS_ADMIN alone the agent
+# enters the caller's namespace, which is not the socket's, and must
+# refuse (a probe there answers for the wrong namespace)
+foreign_socket_refused() {
+	start_agent setpriv --inh-caps=-all --bounding-set=-all,+net_bind_service,+sys_ptrace,+chown,+sys_admin \
+		"$AGENT" -v --socket "$SOCK" --allow tcp:$P1 || return 1
+	rm -f "$W/fd.sock"
+	unshare -n /usr/bin/python3 - "$W/fd.sock" <<'PY' &
+import os, socket, sys
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+srv.listen(1)
+srv.settimeout(30)
+c, _ = srv.accept()
+s = socket.socket()
+socket.send_fds(c, [b"x"], [s.fileno()])
+c.settimeout(30)
+c.recv(1)
+PY
+	sender=$!
+	out=
+	if wait_for test -S "$W/fd.sock"; then
+		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id foreign --netns -- /usr/bin/python3 -c "
+import socket, sys
+c = socket.socket(socket.AF_UNIX)
+c.connect(sys.argv[1])
+_, fds, _, _ = socket.recv_fds(c, 1, 1)
+s = socket.socket(fileno=fds[0])
+try:
+    s.bind(('0.0.0.0', $P1))
+    print('ok')
+except OSError as e:
+    print(e.strerror)
+" "$W/fd.sock") || true
+		echo "$out"
+		wait_for grep -q "container foreign: no task" "$ALOG"
+	fi
+	cat "$ALOG"
+	stop_agent
+	kill "$sender" 2>/dev/null || true
+	wait "$sender" || true
+	[ "$out" = "Permission denied" ] && grep -q "not ours, and entering it to probe the port was refused" "$ALOG"
+}
+
 # expand NAME...: syscall names, with @groups expanded (they nest)
 expand() {
 	for g in "$@"; do
@@ -272,9 +318,10 @@ syscalls_in_unit_filter() {
 
 # The drop-in for containers with a network namespace of their own
 # (systemd/netns.conf), as systemd merges it into the unit: what
-# systemd-analyze security finds exposed with it and not without is the
-# two capabilities and net namespaces, nothing else; and the syscalls of a
-# grant to such a container (it enters the namespace) are in the unit's
+# systemd-analyze security finds exposed with it and not without is
+# CAP_SYS_ADMIN and net namespaces, nothing else; and the syscalls of a
+# grant to such a container, under the capabilities the unit and the
+# drop-in leave (it enters the caller's namespace), are in the unit's
 # filter as the drop-in leaves it.
 DROPIN=$SRC/systemd/netns.conf
 exposed() { # ROOT: the service's exposed settings, by name
@@ -294,13 +341,14 @@ netns_dropin_merges() {
 	gone=$(comm -23 "$W/exposed-plain" "$W/exposed-netns" | tr '\n' ' ')
 	echo "exposed without the drop-in: $(wc -l <"$W/exposed-plain"); with it, added: $added; gone: ${gone:-none}"
 	[ -s "$W/exposed-plain" ] && [ -z "$gone" ] &&
-		[ "$added" = "CapabilityBoundingSet=~CAP_NET_ADMIN CapabilityBoundingSet=~CAP_SYS_ADMIN RestrictNamespaces=~net " ]
+		[ "$added" = "CapabilityBoundingSet=~CAP_SYS_ADMIN RestrictNamespaces=~net " ]
 }
 netns_syscalls_in_dropin_filter() {
 	"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
 	holder=$!
 	if wait_for grep -q holding "$W/hold.out" &&
-		start_agent strace -f -qq -o "$W/strace-netns.out" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1; then
+		start_agent setpriv --inh-caps=-all --bounding-set=-all,+net_bind_service,+sys_ptrace,+chown,+sys_admin \
+			strace -f -qq -o "$W/strace-netns.out" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1; then
 		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id netns --netns -- "$W/try-bind" tcp $P1) || true
 		echo "$out"
 		wait_for grep -q "container netns: no task" "$ALOG"
@@ -537,7 +585,7 @@ host_case capabilities "without-cap-chown-it-cannot-re-own-the-socket-eacces" \
 	caps_grant ",+net_bind_service,+sys_ptrace" "bind tcp:$P1 as uid 1000: Permission denied" \
 	"fchown: Operation not permitted"
 host_case capabilities "every-syscall-of-the-agent-is-in-the-units-systemcallfilter" syscalls_in_unit_filter
-host_case capabilities "the-netns-drop-in-adds-cap-net-admin-cap-sys-admin-and-net-namespaces-only" netns_dropin_merges
+host_case capabilities "the-netns-drop-in-adds-cap-sys-admin-and-net-namespaces-only" netns_dropin_merges
 host_case capabilities "a-grant-to-a-container-in-its-own-netns-makes-only-syscalls-the-unit-and-drop-in-allow" \
 	netns_syscalls_in_dropin_filter
 host_case capabilities "with-the-units-capabilities-a-container-in-its-own-netns-is-refused-not-probed-in-the-hosts" \
@@ -546,6 +594,11 @@ host_case capabilities "with-the-units-capabilities-a-container-in-its-own-netns
 host_case capabilities "with-cap-net-admin-and-cap-sys-admin-too-it-gets-a-port-only-the-host-holds" \
 	netns_grant ",+net_bind_service,+sys_ptrace,+chown,+net_admin,+sys_admin" "bind tcp:$P1 as uid 1000: ok" \
 	"container netns: pid [0-9]* .*port $P1: allowed, bound" hold
+host_case capabilities "with-cap-sys-admin-and-not-cap-net-admin-it-enters-the-callers-netns-and-gets-a-port-only-the-host-holds" \
+	netns_grant ",+net_bind_service,+sys_ptrace,+chown,+sys_admin" "bind tcp:$P1 as uid 1000: ok" \
+	"container netns: pid [0-9]* .*port $P1: allowed, bound" hold
+host_case capabilities "with-cap-sys-admin-alone-a-socket-of-another-netns-than-the-callers-is-refused" \
+	foreign_socket_refused
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8" "$W"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8" "$W"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match

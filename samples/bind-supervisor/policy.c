@@ -333,38 +333,40 @@ static int valid_for(int domain, const struct call *c)
 /*
  * A socket of ours in the network namespace of @fd (a socket), whatever
  * namespace this thread is in: a container may have its own. Ours if
- * @fd's is ours (SO_NETNS_COOKIE, 5.14+, asks no privilege); another is
- * entered, which needs CAP_NET_ADMIN (SIOCGSKNS) and CAP_SYS_ADMIN
- * (setns()) there. Without them NOT_OURS: a probe in our namespace would
+ * @fd's is ours (SO_NETNS_COOKIE, 5.14+, asks no privilege). Another is
+ * entered, which takes CAP_SYS_ADMIN there: found through the socket
+ * (SIOCGSKNS, CAP_NET_ADMIN there too), or else as the caller's, through
+ * @pidfd (5.8+), which must then be the socket's. NOT_OURS if we may not
+ * enter it or it is not the caller's: a probe in our namespace would
  * answer for the wrong one, and bind there meanwhile (S3).
  */
 #define NOT_OURS (-2)
-static int socket_in_netns_of(int fd, int domain, int type, int protocol)
+static int socket_in_netns_of(int fd, int pidfd, int domain, int type, int protocol)
 {
 	struct stat ns, self;
 	__u64 theirs, ours;
 	socklen_t len = sizeof(theirs);
-	int nsfd, selffd = -1, probe, saved;
+	int cookie, nsfd, selffd = -1, probe, saved;
 	FILE *f;
 
 	probe = socket(domain, type | SOCK_CLOEXEC, protocol);
 	if (probe < 0)
 		return -1;
-	if (!getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &theirs, &len) &&
-	    !getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) && theirs == ours)
+	cookie = !getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &theirs, &len);
+	if (cookie && !getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) && theirs == ours)
 		return probe;
 	close(probe);
 	nsfd = ioctl(fd, SIOCGSKNS);
-	if (nsfd < 0)
+	if (nsfd < 0 && (errno != EPERM || !cookie))
 		return errno == EPERM ? NOT_OURS : -1;
 	f = fopen("/proc/thread-self/ns/net", "re");
 	if (f)
 		selffd = fileno(f);
-	if (selffd < 0 || fstat(nsfd, &ns) || fstat(selffd, &self)) {
+	if (selffd < 0 || (nsfd >= 0 && (fstat(nsfd, &ns) || fstat(selffd, &self)))) {
 		probe = -1;
-	} else if (ns.st_dev == self.st_dev && ns.st_ino == self.st_ino) {
+	} else if (nsfd >= 0 && ns.st_dev == self.st_dev && ns.st_ino == self.st_ino) {
 		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
-	} else if (setns(nsfd, CLONE_NEWNET)) {
+	} else if (setns(nsfd >= 0 ? nsfd : pidfd, CLONE_NEWNET)) {
 		probe = errno == EPERM ? NOT_OURS : -1;
 	} else {
 		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
@@ -374,10 +376,17 @@ static int socket_in_netns_of(int fd, int domain, int type, int protocol)
 			perror("setns back to our own network namespace");
 			abort();
 		}
+		/* The caller's namespace must be the socket's. */
+		if (probe >= 0 && nsfd < 0 &&
+		    (getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) || ours != theirs)) {
+			close(probe);
+			probe = NOT_OURS;
+		}
 		errno = saved;
 	}
 	saved = errno;
-	close(nsfd);
+	if (nsfd >= 0)
+		close(nsfd);
 	if (f)
 		fclose(f);
 	errno = saved;
@@ -385,16 +394,17 @@ static int socket_in_netns_of(int fd, int domain, int type, int protocol)
 }
 
 /*
- * Whether a socket holds the address @c names, in @fd's namespace: a
+ * Whether a socket holds the address @c names, in @fd's namespace (the
+ * caller's is entered through @pidfd if need be): a
  * socket of ours without SO_REUSEADDR (UDP) or SO_REUSEPORT cannot bind
  * it then. For TCP ours has SO_REUSEADDR, so that connections in TIME_WAIT
  * do not count, but a listener or a socket bound without it does. IPv6
  * with @fd's own IPV6_V6ONLY: an IPv6-only socket does not collide with an
  * IPv4 one. -1 if we cannot tell, NOT_OURS if we may not look.
  */
-static int port_held(int fd, int domain, int type, int protocol, const struct call *c)
+static int port_held(int fd, int pidfd, int domain, int type, int protocol, const struct call *c)
 {
-	int probe = socket_in_netns_of(fd, domain, type, protocol), held, v6only;
+	int probe = socket_in_netns_of(fd, pidfd, domain, type, protocol), held, v6only;
 	socklen_t optlen = sizeof(v6only);
 
 	if (probe < 0)
@@ -611,14 +621,17 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 						  "PIDFD_IOCTL_GETFD, process pidfd + kcmp") :
 						 (thread ? "pidfd_getfd, thread pidfd" :
 						  "pidfd_getfd, process pidfd + kcmp");
-	if (fd < 0)
+	if (fd < 0) {
 		FAILED(fetch_method == FETCH_IOCTL ? "PIDFD_IOCTL_GETFD" : "pidfd_getfd(2)");
-	close(pidfd);
-	/* Not open: the program's mistake, which the kernel will name. */
-	if (fd < 0 && errno == EBADF)
-		*why = "fd not open: the kernel answers";
-	if (fd < 0)
-		return errno == EBADF ? CONTINUE : -1;
+		/* Not open: the program's mistake, which the kernel will name. */
+		if (errno == EBADF) {
+			*why = "fd not open: the kernel answers";
+			ret = CONTINUE;
+		}
+		close(pidfd);
+		return ret;
+	}
+	/* pidfd stays open: port_held() may enter the caller's namespace. */
 	/*
 	 * A thread with its own fd table: the leader's fd is another file, or
 	 * the thread has no such fd (EBADF: the kernel answers that, and no
@@ -704,13 +717,13 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	 * socket holds the port, which a socket of ours without them can tell.
 	 */
 	*why = "a port another socket holds";
-	switch (port_held(fd, domain, type, protocol, c)) {
+	switch (port_held(fd, pidfd, domain, type, protocol, c)) {
 	case 0:
 		break;
 	case 1:
 		goto out;
 	case NOT_OURS:
-		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (it needs CAP_NET_ADMIN and CAP_SYS_ADMIN there, and setns() into a network namespace allowed)";
+		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (it takes CAP_SYS_ADMIN there, CAP_NET_ADMIN too unless it is the caller's, and setns() into a network namespace allowed)";
 		ret = -1;
 		goto out;
 	default:
@@ -751,6 +764,7 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 	}
 out:
 	close(fd);
+	close(pidfd);
 	return ret;
 }
 
