@@ -201,8 +201,17 @@ caps_grant() {
 # namespace of its own binds tcp:$P1 (with hold: which a socket of the host
 # holds) under the agent with bounding set CAPS: the port must be probed in
 # the container's namespace, or not at all (S3, docs/bind-agent.md)
+# agent_fds: how many fds the agent has open (no fd leaks on a path)
+agent_fds() { find "/proc/$agent/fd" -mindepth 1 -maxdepth 1 | wc -l; }
+# agent_fds_back_to N: how many after waiting (10 s at most) for N again:
+# a container's listener is closed soon after it is done
+agent_fds_back_to() {
+	wait_for sh -c "[ \"\$(find /proc/$agent/fd -mindepth 1 -maxdepth 1 | wc -l)\" = $1 ]" >/dev/null || true
+	agent_fds
+}
+
 netns_grant() {
-	caps=$1 want=$2 logged=$3 out=
+	caps=$1 want=$2 logged=$3 out='' fds_before='' fds_after=''
 	if [ "${4:-}" = hold ]; then
 		"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
 	else
@@ -213,15 +222,18 @@ netns_grant() {
 	if wait_for grep -q holding "$W/hold.out" &&
 		start_agent setpriv --inh-caps=-all --bounding-set=-all"$caps" "$AGENT" -v \
 			--socket "$SOCK" --allow tcp:$P1; then
+		fds_before=$(agent_fds)
 		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id netns --netns -- "$W/try-bind" tcp $P1) || true
 		echo "$out"
 		wait_for grep -q "container netns: no task" "$ALOG"
+		fds_after=$(agent_fds_back_to "$fds_before")
+		echo "the agent's open fds: $fds_before before, $fds_after after"
 		cat "$ALOG"
 	fi
 	stop_agent
 	kill "$holder"
 	wait "$holder" || true
-	[ "$out" = "$want" ] && grep -q "$logged" "$ALOG"
+	[ "$out" = "$want" ] && grep -q "$logged" "$ALOG" && [ "$fds_after" = "$fds_before" ]
 }
 
 # A container in a network namespace of its own binds a socket of a third
@@ -246,7 +258,7 @@ c.settimeout(30)
 c.recv(1)
 PY
 	sender=$!
-	out=
+	out='' fds_before=$(agent_fds) fds_after=''
 	if wait_for test -S "$W/fd.sock"; then
 		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id foreign --netns -- /usr/bin/python3 -c "
 import socket, sys
@@ -262,12 +274,15 @@ except OSError as e:
 " "$W/fd.sock") || true
 		echo "$out"
 		wait_for grep -q "container foreign: no task" "$ALOG"
+		fds_after=$(agent_fds_back_to "$fds_before")
+		echo "the agent's open fds: $fds_before before, $fds_after after"
 	fi
 	cat "$ALOG"
 	stop_agent
 	kill "$sender" 2>/dev/null || true
 	wait "$sender" || true
-	[ "$out" = "Permission denied" ] && grep -q "not ours, and entering it to probe the port was refused" "$ALOG"
+	[ "$out" = "Permission denied" ] && grep -q "neither ours nor the caller's" "$ALOG" &&
+		[ "$fds_after" = "$fds_before" ]
 }
 
 # expand NAME...: syscall names, with @groups expanded (they nest)

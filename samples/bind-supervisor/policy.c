@@ -336,11 +336,13 @@ static int valid_for(int domain, const struct call *c)
  * @fd's is ours (SO_NETNS_COOKIE, 5.14+, asks no privilege). Another is
  * entered, which takes CAP_SYS_ADMIN there: found through the socket
  * (SIOCGSKNS, CAP_NET_ADMIN there too), or else as the caller's, through
- * @pidfd (5.8+), which must then be the socket's. NOT_OURS if we may not
- * enter it or it is not the caller's: a probe in our namespace would
- * answer for the wrong one, and bind there meanwhile (S3).
+ * @pidfd, which must then be the socket's (the cookies again).
+ * NOT_OURS if we may not enter it, NOT_CALLERS if it is not the caller's:
+ * a probe in another namespace would answer for the wrong one, and bind
+ * there meanwhile (S3).
  */
 #define NOT_OURS (-2)
+#define NOT_CALLERS (-3)
 static int socket_in_netns_of(int fd, int pidfd, int domain, int type, int protocol)
 {
 	struct stat ns, self;
@@ -380,7 +382,7 @@ static int socket_in_netns_of(int fd, int pidfd, int domain, int type, int proto
 		if (probe >= 0 && nsfd < 0 &&
 		    (getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) || ours != theirs)) {
 			close(probe);
-			probe = NOT_OURS;
+			probe = NOT_CALLERS;
 		}
 		errno = saved;
 	}
@@ -400,7 +402,8 @@ static int socket_in_netns_of(int fd, int pidfd, int domain, int type, int proto
  * it then. For TCP ours has SO_REUSEADDR, so that connections in TIME_WAIT
  * do not count, but a listener or a socket bound without it does. IPv6
  * with @fd's own IPV6_V6ONLY: an IPv6-only socket does not collide with an
- * IPv4 one. -1 if we cannot tell, NOT_OURS if we may not look.
+ * IPv4 one. -1 if we cannot tell, NOT_OURS or NOT_CALLERS if we may not
+ * look.
  */
 static int port_held(int fd, int pidfd, int domain, int type, int protocol, const struct call *c)
 {
@@ -724,6 +727,10 @@ static int decide(const struct served *s, const struct seccomp_notif *req, struc
 		goto out;
 	case NOT_OURS:
 		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (it takes CAP_SYS_ADMIN there, CAP_NET_ADMIN too unless it is the caller's, and setns() into a network namespace allowed)";
+		ret = -1;
+		goto out;
+	case NOT_CALLERS:
+		*why = "the socket's network namespace is neither ours nor the caller's: without CAP_NET_ADMIN there we cannot find it to probe the port";
 		ret = -1;
 		goto out;
 	default:
