@@ -7,8 +7,8 @@
 #   the capabilities the unit leaves it are needed and enough for a
 #   container in the host's network namespace, one in a namespace of its
 #   own is refused under them and served with the netns drop-in's
-#   (CAP_SYS_ADMIN), which adds nothing else, and every syscall it makes is in the unit's
-#   SystemCallFilter (as the drop-in leaves it); its man pages
+#   (CAP_SYS_ADMIN), which adds nothing else, and every syscall it makes
+#   is in the unit's SystemCallFilter (as the drop-in leaves it); its man pages
 #   lint; bind-supervisor refusing to run set-uid or with file
 #   capabilities; its JSON log and its metrics (promtool); and the kernel's fast
 #   paths (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, PIDFD_THREAD) where the
@@ -197,10 +197,6 @@ caps_grant() {
 	[ "$out" = "$want" ] && { [ -z "$logged" ] || grep -q "$logged" "$ALOG"; }
 }
 
-# netns_grant CAPS EXPECTED LOGGED [hold]: a container in a network
-# namespace of its own binds tcp:$P1 (with hold: which a socket of the host
-# holds) under the agent with bounding set CAPS: the port must be probed in
-# the container's namespace, or not at all (S3, docs/bind-agent.md)
 # agent_fds: how many fds the agent has open (no fd leaks on a path)
 agent_fds() { find "/proc/$agent/fd" -mindepth 1 -maxdepth 1 | wc -l; }
 # agent_fds_back_to N: how many after waiting (10 s at most) for N again:
@@ -210,6 +206,11 @@ agent_fds_back_to() {
 	agent_fds
 }
 
+# netns_grant CAPS EXPECTED LOGGED [hold]: a container in a network
+# namespace of its own binds tcp:$P1 (with hold: which a socket of the host
+# holds) under the agent with bounding set CAPS: the port must be probed in
+# the container's namespace, or not at all (S3, docs/bind-agent.md), and
+# the agent's fds come back to their count
 netns_grant() {
 	caps=$1 want=$2 logged=$3 out='' fds_before='' fds_after=''
 	if [ "${4:-}" = hold ]; then
