@@ -199,21 +199,24 @@ caps_grant() {
 
 # agent_fds: how many fds the agent has open (no fd leaks on a path)
 agent_fds() { find "/proc/$agent/fd" -mindepth 1 -maxdepth 1 | wc -l; }
+agent_fds_are() { [ "$(agent_fds)" = "$1" ]; }
 # agent_fds_back_to N: how many after waiting (10 s at most) for N again:
 # a container's listener is closed soon after it is done
 agent_fds_back_to() {
-	wait_for sh -c "[ \"\$(find /proc/$agent/fd -mindepth 1 -maxdepth 1 | wc -l)\" = $1 ]" >/dev/null || true
+	wait_for agent_fds_are "$1" >/dev/null || true
 	agent_fds
 }
 
-# netns_grant CAPS EXPECTED LOGGED [hold]: a container in a network
-# namespace of its own binds tcp:$P1 (with hold: which a socket of the host
-# holds) under the agent with bounding set CAPS: the port must be probed in
-# the container's namespace, or not at all (S3, docs/bind-agent.md), and
-# the agent's fds come back to their count
+# netns_grant CAPS EXPECTED LOGGED [hold|free [WRAPPER...]]: a container in
+# a network namespace of its own binds tcp:$P1 (with hold: which a socket
+# of the host holds) under the agent with bounding set CAPS, run by
+# WRAPPER if any: the port must be probed in the container's namespace, or
+# not at all (S3, docs/bind-agent.md), and the agent's fds come back to
+# their count
 netns_grant() {
-	caps=$1 want=$2 logged=$3 out='' fds_before='' fds_after=''
-	if [ "${4:-}" = hold ]; then
+	caps=$1 want=$2 logged=$3 hold=${4:-free} out='' fds_before='' fds_after=''
+	shift $(($# < 4 ? $# : 4))
+	if [ "$hold" = hold ]; then
 		"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
 	else
 		echo holding nothing >"$W/hold.out"
@@ -221,7 +224,7 @@ netns_grant() {
 	fi
 	holder=$!
 	if wait_for grep -q holding "$W/hold.out" &&
-		start_agent setpriv --inh-caps=-all --bounding-set=-all"$caps" "$AGENT" -v \
+		start_agent setpriv --inh-caps=-all --bounding-set=-all"$caps" "$@" "$AGENT" -v \
 			--socket "$SOCK" --allow tcp:$P1; then
 		fds_before=$(agent_fds)
 		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id netns --netns -- "$W/try-bind" tcp $P1) || true
@@ -306,6 +309,16 @@ filter_syscalls() {
 	comm -23 "$W/allowed.list" "$W/denied.list"
 }
 
+# syscalls_in FILTER-LIST STRACE-OUT USED-LIST: the syscalls of
+# STRACE-OUT, one a line in USED-LIST, are some, and each in FILTER-LIST
+syscalls_in() {
+	sed -n 's/^[0-9]\{1,\} \{1,\}\([a-z0-9_]*\)(.*/\1/p' "$2" | sort -u >"$3"
+	echo "syscalls made: $(tr '\n' ' ' <"$3")"
+	missing=$(comm -23 "$3" "$1")
+	[ -z "$missing" ] || { echo "not in the SystemCallFilter ($1): $missing"; return 1; }
+	[ -s "$3" ]
+}
+
 # Every syscall of the agent, from start to serving a TCP grant, a UDP
 # grant (the held-port probe), a refusal and a syscall other than bind,
 # with the JSON log and the metrics, is in the unit's filter; every
@@ -322,12 +335,8 @@ syscalls_in_unit_filter() {
 	stop_agent
 	cp "$ALOG" "$W/strace-agent.log"
 	filter_syscalls >"$W/filter.list"
-	sed -n 's/^[0-9]\{1,\} \{1,\}\([a-z0-9_]*\)(.*/\1/p' "$W/strace.out" | sort -u >"$W/used.list"
-	echo "syscalls made: $(tr '\n' ' ' <"$W/used.list")"
 	echo "socket families: $(sed -n 's/.* socket(\(AF_[A-Z0-9]*\),.*/\1/p' "$W/strace.out" | sort -u | tr '\n' ' ')"
-	missing=$(comm -23 "$W/used.list" "$W/filter.list")
-	[ -z "$missing" ] || { echo "not in the unit's SystemCallFilter: $missing"; return 1; }
-	[ -s "$W/used.list" ] || return 1
+	syscalls_in "$W/filter.list" "$W/strace.out" "$W/used.list" || return 1
 	# restart_syscall is the kernel's, never filtered
 	! sed -n 's/.* socket(\(AF_[A-Z0-9]*\),.*/\1/p' "$W/strace.out" | grep -vx -e AF_UNIX -e AF_INET -e AF_INET6
 }
@@ -360,25 +369,12 @@ netns_dropin_merges() {
 		[ "$added" = "CapabilityBoundingSet=~CAP_SYS_ADMIN RestrictNamespaces=~net " ]
 }
 netns_syscalls_in_dropin_filter() {
-	"$W/try-bind" --hold-any tcp $P1 >"$W/hold.out" 2>&1 &
-	holder=$!
-	if wait_for grep -q holding "$W/hold.out" &&
-		start_agent setpriv --inh-caps=-all --bounding-set=-all,+net_bind_service,+sys_ptrace,+chown,+sys_admin \
-			strace -f -qq -o "$W/strace-netns.out" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1; then
-		out=$(timeout 20 "$W/agent-client" "$SOCK" run --id netns --netns -- "$W/try-bind" tcp $P1) || true
-		echo "$out"
-		wait_for grep -q "container netns: no task" "$ALOG"
-	fi
-	stop_agent
-	kill "$holder"
-	wait "$holder" || true
+	netns_grant ",+net_bind_service,+sys_ptrace,+chown,+sys_admin" "bind tcp:$P1 as uid 1000: ok" \
+		"container netns: pid [0-9]* .*port $P1: allowed, bound" hold strace -f -qq -o "$W/strace-netns.out" ||
+		return 1
 	filter_syscalls "$DROPIN" >"$W/filter-netns.list"
-	sed -n 's/^[0-9]\{1,\} \{1,\}\([a-z0-9_]*\)(.*/\1/p' "$W/strace-netns.out" | sort -u >"$W/used-netns.list"
-	echo "syscalls made: $(tr '\n' ' ' <"$W/used-netns.list")"
-	missing=$(comm -23 "$W/used-netns.list" "$W/filter-netns.list")
-	[ -z "$missing" ] || { echo "not in the SystemCallFilter of the unit and its drop-in: $missing"; return 1; }
-	[ "${out:-}" = "bind tcp:$P1 as uid 1000: ok" ] && grep -qx setns "$W/used-netns.list" &&
-		! grep -qx unshare "$W/filter-netns.list"
+	syscalls_in "$W/filter-netns.list" "$W/strace-netns.out" "$W/used-netns.list" &&
+		grep -qx setns "$W/used-netns.list" && ! grep -qx unshare "$W/filter-netns.list"
 }
 
 # The man page's OPTIONS are the usage text's options.
