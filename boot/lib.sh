@@ -110,14 +110,16 @@ load_flavour() {
 # Every tree of a base and its build dirs sit at the same depth under
 # $BCACHE (linux and build/ARCH), so with CCACHE_BASEDIR the same source
 # compiles to the same ccache key in the patched, pristine and per-prefix
-# trees.
+# trees. CCACHE_DEPEND: ccache keys an object on the dependency file kbuild
+# asks gcc for (-Wp,-MMD) instead of preprocessing each miss a second time
+# (docs/measurements.md, "ccache's depend mode").
 kbuild() {
 	_src=$1 _out=$2
 	shift 2
 	# without the outer make's flags (make -i, CFLAGS=, KCFLAGS=, W=1 on
 	# its command line), which the kernel's key does not hold
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KCFLAGS -u KCPPFLAGS -u KAFLAGS -u LLVM \
-		CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}" CCACHE_BASEDIR="$BCACHE" \
+		CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}" CCACHE_BASEDIR="$BCACHE" CCACHE_DEPEND=1 \
 		make -C "$_src" O="$_out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
 		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
 }
