@@ -59,7 +59,7 @@ print-check-suites:
 .PHONY: help deps tree kernel initramfs check check-guest check-patched \
 	check-lint check-docs check-harness check-agent-host check-baseline check-prefixes \
 	check-debug check-oci \
-	bench bench-plot demo shell clean docs print-check-suites
+	bench bench-plot reference-build demo shell clean docs print-check-suites
 
 help:
 	@echo 'make demo                  boot every arch and run the samples'
@@ -85,6 +85,8 @@ help:
 	@echo '                           (ARCH=arm64 ICOUNT=N: QEMU -icount shift=N, figures'
 	@echo '                           that count work; x86_64 refuses -icount)'
 	@echo 'make bench-plot            docs/benchmarks.png from the last bench CSV'
+	@echo 'make reference-build       time the reference build (a fixed kernel build'
+	@echo '                           that docs/measurements.md compares machines by)'
 	@echo 'make shell                 an interactive busybox shell in the guest'
 	@echo 'make kernel / initramfs    just build them'
 	@echo 'make docs                  rewrite the counts in README.md and docs/ from'
@@ -198,6 +200,9 @@ bench: deps
 
 bench-plot: deps
 	@sh boot/bench/plot.sh docs/benchmarks.png
+
+reference-build: deps
+	@sh boot/bench/reference-build.sh
 
 demo: deps
 	@$(call guest,$(ARCHES))
