@@ -3,8 +3,10 @@
 #   The series, checked without booting, as TAP in $LOGS/lint.log: it
 #   applies with git am and with quilt (no fuzz), checkpatch --strict, a
 #   MAINTAINERS entry for every added file, the uapi copy, the reserved
-#   ioctl number, the repo's copies of the selftests and samples, sparse
-#   (nothing new), and gcc -fanalyzer over the supervisor and the samples.
+#   ioctl number, the uapi headers it changes compiled alone with every
+#   guest ABI's compiler, the repo's copies of the selftests and samples,
+#   sparse (nothing new), and gcc -fanalyzer over the supervisor and the
+#   samples.
 #   ARCH's kernel must be built (sparse runs on its config).
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -223,6 +225,54 @@ prepare_sparse_pristine() {
 	run_logged "$LOGS/sparse-prepare.log" kbuild "$BCACHE/pristine/linux" "$b" -j"$JOBS" olddefconfig prepare
 }
 
+# The uapi headers the series changes compile on their own in user space,
+# for every guest ABI: the kernel's CONFIG_UAPI_HEADER_TEST steps
+# (usr/include/Makefile: each header installed by headers_install.sh, then
+# compiled twice over with -std=c90, then headers_check.pl), run here with
+# each ABI's own compiler over the headers of the ABI's kernel arch
+# (UAPI_ARCH_ABI in arch.conf where it is not the arch's KARCH: armhf's
+# programs use arch/arm's). The kernel's test runs only the kernel's own
+# compiler. A copy of each header with a C++ comment must fail, so that
+# the compile is known to judge.
+uapi_changed() {
+	git -C "$KSRC" diff --name-only --diff-filter=AM pristine series -- 'include/uapi/*' 'arch/*/include/uapi/*' |
+		sed -E 's|^(arch/[^/]*/)?include/uapi/||'
+}
+uapi_abis() { # one line each: ABI COMPILER KERNEL-ARCH
+	for _a in $(known_arches); do
+		(
+			load_arch "$_a"
+			for _abi in $ABIS; do
+				eval "_ha=\${UAPI_ARCH_$_abi:-\$KARCH}"
+				echo "$_abi $(abi_var "$_abi" CC) $_ha"
+			done
+		)
+	done
+}
+uapi_compiles() { # ABI COMPILER KERNEL-ARCH
+	out=$BCACHE/uapi/$3
+	mkdir -p "$out"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$KSRC" O="$out" ARCH="$3" \
+		CROSS_COMPILE="${2%gcc}" headers >"$out/headers.log" 2>&1 ||
+		{ tail -n 20 "$out/headers.log"; echo "make ARCH=$3 headers failed"; return 1; }
+	inc=$out/usr/include
+	hdrs=$(uapi_changed)
+	[ -n "$hdrs" ] || { echo "the series changes no uapi header"; return 1; }
+	for h in $hdrs; do
+		"$2" -std=c90 -Wall -Werror=implicit-function-declaration -I "$inc" \
+			-I "$KSRC/usr/dummy-include" -fsyntax-only -x c /dev/null \
+			-include "$inc/$h" -include "$inc/$h" || return 1
+		perl "$KSRC/usr/include/headers_check.pl" "$inc" "$3" "$inc/$h" || return 1
+		echo "$h: compiles alone twice with $2 -std=c90 ($1, arch/$3's headers); headers_check.pl is silent"
+		sed '$a\
+// a C++ comment, which -std=c90 refuses' "$inc/$h" >"$out/broken.h"
+		if "$2" -std=c90 -Wall -I "$inc" -fsyntax-only -x c /dev/null -include "$out/broken.h" 2>/dev/null; then
+			echo "a copy of $h with a C++ comment compiled: the check cannot fail"
+			return 1
+		fi
+	done
+}
+
 host_kept "$LOGS/lint.log" && exit 0
 step "checking the series"
 host_begin "$LOGS/lint.log" lint
@@ -240,6 +290,10 @@ host_case series "the-uapi-header-spells-out-p-0xb0" uapi_spells_the_command_out
 [ ! -f "$KSRC/fs/pidfs.c" ] ||
 	host_case series "pidfs-ioctl-valid-lists-the-command" pidfs_lists_the_command
 host_case series "selftests-and-samples-are-the-patched-tree's" sources_match_the_series
+uapi_abis >"$LOGS/uapi-abis"
+while read -r abi cc harch; do
+	host_case uapi "$abi" uapi_compiles "$abi" "$cc" "$harch" </dev/null
+done <"$LOGS/uapi-abis"
 command -v sparse >/dev/null || die "sparse missing (make deps)"
 prepare_sparse_pristine
 for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do
