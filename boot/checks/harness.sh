@@ -2,7 +2,8 @@
 # boot/checks/harness.sh ARCH
 #   The harness can fail, as TAP in $LOGS/harness.log: guests that fail,
 #   hang, warn or leave a process behind, a dropped config option, a bad
-#   suite line, an arch in the environment, a stale CI workflow, docs
+#   suite line, an arch in the environment, a stale CI workflow, a
+#   package the archive lacks outside the selection, docs
 #   that count other suites than make check's verdict reads, a
 #   missing, empty or cut log, and every crafted log of boot/tests/verdict.sh
 #   (a log that lacks what the plan says it must hold) must each fail or be
@@ -356,6 +357,11 @@ host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
 host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
 host_case harness "the-ci-workflow-is-the-one-boot-arch-and-boot-base-make" the_ci_workflow_is_generated
 host_case harness "the-ci-workflow-passes-actionlint" the_ci_workflow_passes_actionlint
+# make deps follows ARCH= and BASE= (boot/tests/deps.sh: no package installed)
+for c in another-arch-is-not-affected the-arch-fails-naming-package-and-folder \
+	the-base-fails-naming-package-and-folder; do
+	host_case harness "deps-$c" sh "$TOP/boot/tests/deps.sh" "$c"
+done
 host_case harness "the-docs-count-the-suites-whose-logs-make-check-judges" \
 	the_docs_count_the_suites_make_check_judges
 host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
