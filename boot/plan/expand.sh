@@ -27,6 +27,8 @@ options() { sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=[ym]$/\1/p' "$@"; }
 {
 	for b in $(known_bases); do
 		(
+			# what lib.sh read of the default base is not this one's
+			unset KERNEL_VERSION SERIES SERIES_ON_TOP
 			# shellcheck disable=SC1090
 			. "$TOP/boot/base/$b/base.conf"
 			PATCHES=$TOP/$SERIES
