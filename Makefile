@@ -89,7 +89,8 @@ help:
 	@echo 'make kernel / initramfs    just build them'
 	@echo 'make docs                  rewrite the counts in README.md and docs/ from'
 	@echo '                           the plan (boot/plan/logs)'
-	@echo 'make deps                  install missing Debian packages (apt-get)'
+	@echo 'make deps                  install the missing Debian packages the selected'
+	@echo '                           arches and base need (apt-get)'
 	@echo 'make clean                 remove the cache ($(PIDFD_GETFD_CACHE))'
 	@echo 'On the command line:'
 	@echo '  ARCH="NAME..."  the arches, folders of boot/arch/ (default: those the plan'
@@ -101,8 +102,10 @@ help:
 	@echo 'Environment: PIDFD_GETFD_CACHE (the cache), ACCEL=kvm|tcg, SHOW_TAP=1,'
 	@echo '  JOBS (parallel kernel build jobs); docs/harness.md, "Knobs".'
 
+# only what the selection needs: BASE's packages and the arches' of the run
+# (and of its debug kernel)
 deps:
-	@sh boot/deps.sh
+	@sh boot/deps.sh $(sort $(ARCHES) $(DEBUG_ARCH))
 
 tree: deps
 	@sh boot/kernel/tree.sh
