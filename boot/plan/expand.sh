@@ -72,7 +72,7 @@ case ${1:-} in
 -c)
 	diff -u "$plan" "$tmp/logs" | sed "s|$tmp/logs|boot/plan/logs, from the rules|" || true
 	cmp -s "$tmp/logs" "$plan" || {
-		echo "boot/plan/logs differs from what boot/plan/expand.sh makes of the rules: make docs"
+		echo "boot/plan/logs differs from what boot/plan/expand.sh makes of the rules: make docs" >&2
 		exit 1
 	} ;;
 '')
