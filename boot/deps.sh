@@ -10,6 +10,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 list=
 [ "${1:-}" != -l ] || { list=1; shift; }
+# shellcheck disable=SC2046 # the arches, one word each
 [ $# -gt 0 ] || set -- $(known_arches)
 
 # PACKAGES: "PACKAGE FOLDER" lines, FOLDER the record that asks for it
@@ -33,6 +34,7 @@ add() { # FOLDER PACKAGE...
 	for _p in "$@"; do PACKAGES="$PACKAGES
 $_p $_f"; done
 }
+# shellcheck disable=SC2153 # PACKAGE: the base record, read by lib.sh
 add "boot/base/$BASE" "$PACKAGE"
 host_arch=$(dpkg --print-architecture)
 FOREIGN_ARCHES=
@@ -56,6 +58,7 @@ done
 FOREIGN_ARCHES=$(printf '%s\n' $FOREIGN_ARCHES | grep -vx "$host_arch" | sort -u)
 # -l: list the packages, one per line (the docs' count, boot/plan/docs.sh)
 if [ -n "$list" ]; then
+	# shellcheck disable=SC2086
 	printf '%s\n' $names
 	exit 0
 fi
