@@ -22,7 +22,7 @@ ARCH_GIVEN := $(filter command line,$(origin ARCH))
 # boot/suites/points and skips, boot/checks/points, the records): a
 # malformed line of them, or a boot/plan/logs that is not their expansion
 # (make docs writes it), stops every target at once, naming it.
-ifeq ($(filter docs help print-check-suites,$(MAKECMDGOALS)),)
+ifeq ($(filter docs help clean print-check-suites,$(MAKECMDGOALS)),)
 PLAN_ERRORS := $(shell sh boot/plan/expand.sh -c 2>&1 >/dev/null)
 $(if $(PLAN_ERRORS),$(error $(PLAN_ERRORS)))
 endif

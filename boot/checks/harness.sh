@@ -2,8 +2,8 @@
 # boot/checks/harness.sh ARCH
 #   The harness can fail, as TAP in $LOGS/harness.log: guests that fail,
 #   hang, warn or leave a process behind, a dropped config option, a bad
-#   suite line, an arch in the environment, a
-#   package the archive lacks outside the selection, docs
+#   suite line, a malformed plan rule or a stale plan, an arch in the
+#   environment, a package the archive lacks outside the selection, docs
 #   that count other suites than make check's verdict reads, a
 #   missing, empty or cut log, and every crafted log of boot/tests/verdict.sh
 #   (a log that lacks what the plan says it must hold) must each fail or be
@@ -350,6 +350,7 @@ host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
 host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
 host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
 host_case harness "the-ci-workflow-passes-actionlint" the_ci_workflow_passes_actionlint
+host_case harness "a-malformed-plan-rule-or-a-stale-plan-stops-make-naming-it" sh "$TOP/boot/tests/plan-rules.sh"
 # make deps follows ARCH= and BASE= (boot/tests/deps.sh: no package installed)
 for c in another-arch-is-not-affected the-arch-fails-naming-package-and-folder \
 	the-base-fails-naming-package-and-folder; do

@@ -19,7 +19,7 @@ s=$(mktemp -d)
 trap 'rm -rf "$s"' EXIT
 mkdir -p "$s/top" "$s/bin" "$s/cache"
 # the project as it is now: git's tracked and untracked files
-(cd "$TOP" && { git ls-files -co --exclude-standard 2>/dev/null || find . -type f; } | tar -cf - -T -) |
+(cd "$TOP" && { git ls-files -co --exclude-standard 2>/dev/null || find . ! -type d; } | tar -cf - -T -) |
 	tar -C "$s/top" -xf -
 mkdir "$s/top/boot/arch/frob" "$s/top/boot/base/9.9"
 sed 's/^KARCH=.*/KARCH=frob/' "$TOP/boot/arch/x86_64/arch.conf" >"$s/top/boot/arch/frob/arch.conf"
