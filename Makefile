@@ -21,8 +21,11 @@ ARCH_GIVEN := $(filter command line,$(origin ARCH))
 # The plan is expanded from rules (boot/plan/expand.sh: boot/plan/matrix,
 # boot/suites/points and skips, boot/checks/points, the records): a
 # malformed line of them, or a boot/plan/logs that is not their expansion
-# (make docs writes it), stops every target at once, naming it.
-ifeq ($(filter docs help clean print-check-suites,$(MAKECMDGOALS)),)
+# (make docs writes it), stops every target that runs a verdict at once,
+# naming it. Targets that judge nothing (deps, the builds, docs) go on: a
+# folder added to try an arch or base stops no one's make deps.
+PLAN_FREE_GOALS := docs help clean print-check-suites deps tree kernel initramfs shell bench-plot
+ifneq ($(or $(filter-out $(PLAN_FREE_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,none)),)
 PLAN_ERRORS := $(shell sh boot/plan/expand.sh -c 2>&1 >/dev/null)
 $(if $(PLAN_ERRORS),$(error $(PLAN_ERRORS)))
 endif

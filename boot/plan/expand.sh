@@ -46,6 +46,8 @@ options() { sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=[ym]$/\1/p' "$@"; }
 		) || exit 1
 	done
 	for a in $(known_arches); do
+		[ -f "$TOP/boot/arch/$a/kernel.config" ] ||
+			{ echo "boot/arch/$a/kernel.config: missing (every arch has its kernel fragment)" >&2; exit 1; }
 		# shellcheck disable=SC2016 # the inner shell's $1
 		env -i sh -c '. "$1" && set' sh "$TOP/boot/arch/$a/arch.conf" |
 			grep '^[A-Za-z_][A-Za-z0-9_]*=' | sed "s/^/archvar $a /"
