@@ -18,6 +18,17 @@ LOGS := $(PIDFD_GETFD_CACHE)/logs/$(BASE)
 # boot/plan/query.sh): by default the arches it has a check log for.
 ALL_ARCHES := $(patsubst boot/arch/%/arch.conf,%,$(wildcard boot/arch/*/arch.conf))
 ARCH_GIVEN := $(filter command line,$(origin ARCH))
+# The plan is expanded from rules (boot/plan/expand.sh: boot/plan/matrix,
+# boot/suites/points and skips, boot/checks/points, the records): a
+# malformed line of them, or a boot/plan/logs that is not their expansion
+# (make docs writes it), stops every target that runs a verdict at once,
+# naming it. Targets that judge nothing (deps, the builds, docs) go on: a
+# folder added to try an arch or base stops no one's make deps.
+PLAN_FREE_GOALS := docs help clean print-check-suites deps tree kernel initramfs shell bench-plot
+ifneq ($(or $(filter-out $(PLAN_FREE_GOALS),$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,none)),)
+PLAN_ERRORS := $(shell sh boot/plan/expand.sh -c 2>&1 >/dev/null)
+$(if $(PLAN_ERRORS),$(error $(PLAN_ERRORS)))
+endif
 plan_arches = $(shell sh boot/plan/query.sh arches $(BASE) $(1))
 ARCHES := $(if $(ARCH_GIVEN),$(ARCH),$(call plan_arches,check))
 HOST_ARCH := $(shell uname -m)
@@ -89,9 +100,11 @@ help:
 	@echo '                           that docs/measurements.md compares machines by)'
 	@echo 'make shell                 an interactive busybox shell in the guest'
 	@echo 'make kernel / initramfs    just build them'
-	@echo 'make docs                  rewrite the counts in README.md and docs/ from'
-	@echo '                           the plan (boot/plan/logs)'
-	@echo 'make deps                  install missing Debian packages (apt-get)'
+	@echo 'make docs                  rewrite what follows from the plan'"'"'s rules:'
+	@echo '                           boot/plan/logs, the counts in README.md and docs/,'
+	@echo '                           .github/workflows/check.yml'
+	@echo 'make deps                  install the missing Debian packages the selected'
+	@echo '                           arches and base need (apt-get)'
 	@echo 'make clean                 remove the cache ($(PIDFD_GETFD_CACHE))'
 	@echo 'On the command line:'
 	@echo '  ARCH="NAME..."  the arches, folders of boot/arch/ (default: those the plan'
@@ -103,8 +116,10 @@ help:
 	@echo 'Environment: PIDFD_GETFD_CACHE (the cache), ACCEL=kvm|tcg, SHOW_TAP=1,'
 	@echo '  JOBS (parallel kernel build jobs); docs/harness.md, "Knobs".'
 
+# only what the selection needs: BASE's packages and the arches' of the run
+# (and of its debug kernel)
 deps:
-	@sh boot/deps.sh
+	@sh boot/deps.sh $(sort $(ARCHES) $(DEBUG_ARCH))
 
 tree: deps
 	@sh boot/kernel/tree.sh
@@ -215,8 +230,9 @@ shell: deps
 	@$(call guest,$(SHELL_ARCH))
 	@sh boot/run.sh $(SHELL_ARCH) shell
 
-# The plan's blocks in README.md and docs/harness.md (boot/plan/docs.sh);
-# make check fails while the committed text differs.
+# What follows from the plan's rules (boot/plan/docs.sh): boot/plan/logs,
+# the blocks in README.md and docs/harness.md, .github/workflows/check.yml;
+# make check fails while the committed files differ.
 docs:
 	@sh boot/plan/docs.sh -w
 

@@ -3,7 +3,9 @@
 #   The documentation, as TAP in $LOGS/docs.log: the man page lints and
 #   renders, the userspace-api page is valid reST in its index, and the
 #   errno lists of the man page, that page, the cover letter and the
-#   selftests agree. The patched tree must exist (make tree).
+#   selftests agree; the generated files (the plan, the docs' blocks, the
+#   workflow) are what make docs writes. The patched tree must exist
+#   (make tree).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -115,6 +117,10 @@ doc_paths_exist() {
 host_kept "$LOGS/docs.log" && exit 0
 step "checking the documentation"
 host_begin "$LOGS/docs.log" docs
+# boot/plan/logs, the docs' blocks and the workflow are what make docs
+# writes from the plan's rules (boot/plan/docs.sh)
+host_case docs "the-plan-the-docs-blocks-and-the-workflow-are-what-make-docs-writes" \
+	sh "$TOP/boot/plan/docs.sh"
 host_case docs "every-path-readme-and-the-docs-name-exists" doc_paths_exist
 host_case docs "man-page-lints-clean-and-renders" man_page_lints_clean
 host_case docs "userspace-api-page-is-valid-rest-in-the-index" rst_page_is_valid

@@ -2,7 +2,8 @@
 # boot/checks/harness.sh ARCH
 #   The harness can fail, as TAP in $LOGS/harness.log: guests that fail,
 #   hang, warn or leave a process behind, a dropped config option, a bad
-#   suite line, an arch in the environment, a stale CI workflow, docs
+#   suite line, a malformed plan rule or a stale plan, an arch in the
+#   environment, a package the archive lacks outside the selection, docs
 #   that count other suites than make check's verdict reads, a
 #   missing, empty or cut log, and every crafted log of boot/tests/verdict.sh
 #   (a log that lacks what the plan says it must hold) must each fail or be
@@ -69,12 +70,6 @@ a_bad_suite_line_is_named() {
 	fi 2>"$LOGS/harness-bad.suite.out"
 	cat "$LOGS/harness-bad.suite.out"
 	grep -q "harness-bad.suite:3: ABIS is 'nativ'" "$LOGS/harness-bad.suite.out"
-}
-
-# .github/workflows/check.yml is what boot/ci-matrix.sh makes of boot/arch/ and boot/base/.
-the_ci_workflow_is_generated() {
-	sh "$TOP/boot/ci-matrix.sh" | diff -u "$TOP/.github/workflows/check.yml" - &&
-		echo "the workflow's jobs: $(known_arches | tr '\n' ' ')"
 }
 
 # The suites boot/plan/docs.sh counts for make check (docs.sh -s) are
@@ -354,8 +349,13 @@ host_case harness "a-host-checks-key-holds-the-host-kernel-whatever-arch-says" \
 host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
 host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
 host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
-host_case harness "the-ci-workflow-is-the-one-boot-arch-and-boot-base-make" the_ci_workflow_is_generated
 host_case harness "the-ci-workflow-passes-actionlint" the_ci_workflow_passes_actionlint
+host_case harness "a-malformed-plan-rule-or-a-stale-plan-stops-make-naming-it" sh "$TOP/boot/tests/plan-rules.sh"
+# make deps follows ARCH= and BASE= (boot/tests/deps.sh: no package installed)
+for c in another-arch-is-not-affected the-arch-fails-naming-package-and-folder \
+	the-base-fails-naming-package-and-folder; do
+	host_case harness "deps-$c" sh "$TOP/boot/tests/deps.sh" "$c"
+done
 host_case harness "the-docs-count-the-suites-whose-logs-make-check-judges" \
 	the_docs_count_the_suites_make_check_judges
 host_case harness "an-empty-log-among-the-verdicts-inputs-fails-it" an_empty_log_fails
@@ -364,7 +364,6 @@ host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log
 host_case harness "a-test-whose-begin-was-lost-fails-the-verdict" an_end_without_its_begin_fails
 host_case harness "logs-of-two-bases-get-rows-of-their-own" two_bases_get_rows_of_their_own
 host_case harness "the-host-and-the-guest-read-suite-lines-alike" sh "$TOP/boot/tests/suite-lines.sh"
-host_case harness "the-counts-in-the-docs-are-the-plans" sh "$TOP/boot/plan/docs.sh"
 # The verdict against its plan: crafted logs, one case each (boot/tests/verdict.sh)
 for c in $(sh "$TOP/boot/tests/verdict.sh" -l); do
 	host_case verdict "$c" sh "$TOP/boot/tests/verdict.sh" "$c"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # boot/plan/query.sh WHAT [ARG...]: what the plan (boot/plan/logs) says runs,
-# for the Makefile, .ci/run, boot/ci-matrix.sh and the docs.
+# for the Makefile, .ci/run and boot/plan/docs.sh (the docs, the workflow).
 #   arches BASE SUITE  the arches whose SUITE log the plan has for BASE
 #   bases SUITE        the bases named for SUITE ('*' lines: every base
 #                      folder of boot/base/)
