@@ -260,8 +260,8 @@ fileno == 3 {
 }
 
 fileno == 4 {
-	if (NF < 3 || NF > 4 || $3 !~ /^([0-9]+|patches|patches\*arches|c-files)$/) {
-		bad("want: SUITE GROUP POINTS [WHEN], POINTS a number, patches, patches*arches or c-files")
+	if (NF < 3 || NF > 4 || $3 !~ /^([0-9]+|patches|patches\*arches|c-files|abis)$/) {
+		bad("want: SUITE GROUP POINTS [WHEN], POINTS a number, patches, patches*arches, c-files or abis")
 		next
 	}
 	if (NF == 4 && (w = when_error($4, 1)) != "") {
@@ -294,6 +294,10 @@ END {
 				ncheck[b] += split(rarches[rr[r]], x, " ")
 	}
 
+	# every arch record's ABIs (abis)
+	for (i = 1; i <= narches; i++)
+		nabis_all += split(archvar[arches[i], "ABIS"], x, " ")
+
 	# host checks
 	for (i = 1; i <= nbases; i++) {
 		b = bases[i]
@@ -301,7 +305,8 @@ END {
 			if (!when_holds(hwhen[h], b))
 				continue
 			p = hpts[h] == "patches" ? patches[b] : hpts[h] == "c-files" ? cfiles[b] : \
-				hpts[h] == "patches*arches" ? patches[b] * ncheck[b] : hpts[h]
+				hpts[h] == "patches*arches" ? patches[b] * ncheck[b] : \
+				hpts[h] == "abis" ? nabis_all : hpts[h]
 			add("host " hsuite[h], b, "section\t\001\thost\t" hsuite[h] "\t" hgroup[h] "\t*\t" p)
 		}
 	}
