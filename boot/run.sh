@@ -89,28 +89,38 @@ qemu() {
 }
 
 # KVM is tried with a short boot; a guest that hangs or aborts means TCG.
-# The answer is kept until the kernel image changes.
+# The answer is kept until the kernel image changes, in $memo: the
+# accelerator, and for TCG after a failed probe why: QEMU's own first
+# line when it exits (QEMU 7.2 aborts at once on some hosts: "failed to
+# set MSR 0x10a"), or the probe's timeout.
 choose_accel() {
 	[ -z "${ACCEL:-}" ] || { echo "$ACCEL"; return; }
 	[ -z "${ICOUNT:-}" ] || { echo tcg; return; }
 	[ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] || { echo tcg; return; }
 	memo=$BCACHE/accel-$ARCH${flavour:+-$flavour}
 	if [ ! -f "$memo" ] || [ "$image" -nt "$memo" ]; then
-		if qemu kvm probe file:/dev/null stdio timeout -k 2 20 </dev/null 2>&1 |
-			grep -q '^@@@ DONE'; then
+		_rc=0
+		(qemu kvm probe file:/dev/null stdio timeout -k 2 20) \
+			</dev/null >"$memo.out" 2>"$memo.err" || _rc=$?
+		if grep -q '^@@@ DONE' "$memo.out"; then
 			echo kvm >"$memo"
+		elif [ "$_rc" = 124 ] || [ "$_rc" = 137 ]; then
+			printf 'tcg\na KVM guest did not boot in 20 s\n' >"$memo"
 		else
-			echo tcg >"$memo"
+			printf 'tcg\nKVM unusable: %s\n' \
+				"$(grep -m 1 . "$memo.err" || echo "QEMU exited with status $_rc and no message")" >"$memo"
 		fi
 	fi
 	cat "$memo"
 }
 
-accel=$(choose_accel)
+accel_memo=$(choose_accel)
+accel=$(printf '%s\n' "$accel_memo" | head -n 1)
+accel_why=$(printf '%s\n' "$accel_memo" | sed -n 2p)
 if [ -n "$dry" ]; then
 	:
-elif [ "$accel" = tcg ] && [ "$KVM_USABLE" = probe ] && [ -w /dev/kvm ] && [ -z "${ACCEL:-}" ]; then
-	step "accelerator: tcg (a KVM guest did not boot in 20 s)" >&2
+elif [ -n "$accel_why" ]; then
+	step "accelerator: $accel ($accel_why)" >&2
 else
 	step "accelerator: $accel" >&2
 fi
