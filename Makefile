@@ -69,7 +69,7 @@ print-check-suites:
 
 .PHONY: help deps tree kernel initramfs check check-guest check-patched \
 	check-lint check-docs check-harness check-agent-host check-baseline check-prefixes \
-	check-debug check-oci \
+	check-debug check-oci check-pristine-image \
 	bench bench-plot reference-build demo shell clean docs print-check-suites
 
 help:
@@ -87,6 +87,8 @@ help:
 	@echo 'make check-baseline        the pristine kernels (no series): the ioctl'
 	@echo '                           suite skips there (part of check-guest, last)'
 	@echo 'make check-prefixes        every prefix of the series builds, every arch'
+	@echo 'make check-pristine-image  each pristine kernel built with no ccache hit is'
+	@echo '                           the one make check boots, byte for byte (weekly)'
 	@echo 'make check-debug           KASAN/lockdep/kmemleak/fault-injection kernel:'
 	@echo '                           selftests, stress, fail-nth sweeps (x86_64)'
 	@echo 'make check-oci             Debian 12'"'"'s crun and runc run OCI containers in'
@@ -193,6 +195,13 @@ check-prefixes: deps
 	@rm -f $(LOGS)/prefixes.log
 	@sh boot/kernel/tree.sh && sh boot/checks/prefixes.sh $(ARCHES)
 	@$(verdict) $(LOGS)/prefixes.log
+
+# The pristine kernels from the shared ccache against ones built with none
+# (weekly in the workflow, not in .ci/run)
+check-pristine-image: deps
+	@rm -f $(LOGS)/pristine-image.log
+	@sh boot/kernel/tree.sh && sh boot/checks/pristine-image.sh $(ARCHES)
+	@$(verdict) $(LOGS)/pristine-image.log
 
 check-debug: deps
 	@sh boot/kernel/tree.sh && for a in $(DEBUG_ARCH); do \

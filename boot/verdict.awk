@@ -38,7 +38,7 @@ function read_plan(   line, f, n) {
 		if (line == "")
 			continue
 		n = split(line, f, /[ \t]+/)
-		if (f[1] == "ci")	# CI's steps: boot/plan/query.sh reads them
+		if (f[1] == "ci" || f[1] == "weekly")	# CI's steps: boot/plan/query.sh reads them
 			continue
 		np++
 		ptype[np] = f[1]; pbase[np] = f[2]; parch[np] = f[3]; psuite[np] = f[4]

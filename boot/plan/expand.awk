@@ -195,16 +195,16 @@ fileno == 1 {
 		runs_suite[$2] = 1
 		if ($2 == "check")
 			check_bases_arches = check_bases_arches " " nrun
-	} else if ($1 == "ci") {
+	} else if ($1 == "ci" || $1 == "weekly") {
 		if (NF != 4) {
-			bad("want: ci TARGET BASE ARCHES")
+			bad("want: " $1 " TARGET BASE ARCHES")
 			next
 		}
 		if (!($3 in isbase))
 			bad("no base '" $3 "' (boot/base/" $3 "/base.conf)")
-		ci[++nci] = "ci\t" $2 "\t" $3 "\t" $4
+		ci[++nci] = $1 "\t" $2 "\t" $3 "\t" $4
 	} else
-		bad("'" $1 "': want suite or ci")
+		bad("'" $1 "': want suite, ci or weekly")
 	next
 }
 
@@ -260,8 +260,8 @@ fileno == 3 {
 }
 
 fileno == 4 {
-	if (NF < 3 || NF > 4 || $3 !~ /^([0-9]+|patches|patches\*arches|c-files|abis)$/) {
-		bad("want: SUITE GROUP POINTS [WHEN], POINTS a number, patches, patches*arches, c-files or abis")
+	if (NF < 3 || NF > 4 || $3 !~ /^([0-9]+|patches|patches\*arches|c-files|abis|arches)$/) {
+		bad("want: SUITE GROUP POINTS [WHEN], POINTS a number, patches, patches*arches, c-files, abis or arches")
 		next
 	}
 	if (NF == 4 && (w = when_error($4, 1)) != "") {
@@ -306,7 +306,7 @@ END {
 				continue
 			p = hpts[h] == "patches" ? patches[b] : hpts[h] == "c-files" ? cfiles[b] : \
 				hpts[h] == "patches*arches" ? patches[b] * ncheck[b] : \
-				hpts[h] == "abis" ? nabis_all : hpts[h]
+				hpts[h] == "abis" ? nabis_all : hpts[h] == "arches" ? ncheck[b] : hpts[h]
 			add("host " hsuite[h], b, "section\t\001\thost\t" hsuite[h] "\t" hgroup[h] "\t*\t" p)
 		}
 	}

@@ -5,6 +5,7 @@
 #   bases SUITE        the bases named for SUITE ('*' lines: every base
 #                      folder of boot/base/)
 #   ci                 CI's steps: one "TARGET BASE ARCHES" line each
+#   weekly             the workflow's weekly steps, in the same form
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 plan=${PIDFD_GETFD_PLAN:-$TOP/boot/plan/logs}
@@ -18,9 +19,9 @@ bases)
 	awk -v s="$2" -v all="$(printf '%s ' $all_bases)" '$1 == "section" && $4 == s {
 		if ($2 == "*") { n = split(all, a, " "); for (i = 1; i <= n; i++) if (!seen[a[i]]++) print a[i] }
 		else if (!seen[$2]++) print $2 }' "$plan" | sort ;;
-ci)
-	awk '$1 == "ci" { $1 = ""; sub(/^ /, ""); print }' "$plan" ;;
+ci | weekly)
+	awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$plan" ;;
 *)
-	echo "usage: $0 arches BASE SUITE | bases SUITE | ci" >&2
+	echo "usage: $0 arches BASE SUITE | bases SUITE | ci | weekly" >&2
 	exit 2 ;;
 esac
