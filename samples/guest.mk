@@ -5,6 +5,7 @@ PROGS += user-trap-pidfd bind-supervisor try-bind tty-inject run-as slow-bind su
 user-trap-pidfd_SRC := samples/seccomp/user-trap-pidfd.c samples/seccomp/user-trap-helper.c \
 	samples/seccomp/user-trap-helper.h
 POLICY_SRC := samples/bind-supervisor/policy.c samples/bind-supervisor/policy.h \
+	samples/bind-supervisor/abis.h \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
 bind-supervisor_SRC := samples/bind-supervisor/bind-supervisor.c \
 	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h $(POLICY_SRC)
@@ -19,7 +20,8 @@ slow-bind_SRC := samples/bind-supervisor/slow-bind.c
 slow-bind_CFLAGS := -pthread
 bind-bench_SRC := samples/bind-supervisor/bind-bench.c samples/bind-supervisor/bench-rows.h
 notif-rtt_SRC := samples/bind-supervisor/notif-rtt.c samples/bind-supervisor/bench-rows.h \
-	samples/bind-supervisor/policy.h samples/seccomp/user-trap-helper.c \
+	samples/bind-supervisor/policy.h samples/bind-supervisor/abis.h \
+	samples/seccomp/user-trap-helper.c \
 	samples/seccomp/user-trap-helper.h
 supervise-test_SRC := samples/bind-supervisor/supervise-test.c \
 	samples/bind-supervisor/supervise.c samples/bind-supervisor/supervise.h

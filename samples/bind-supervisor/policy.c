@@ -47,13 +47,19 @@ int (*decision_hook)(const struct served *s, const struct decision *d, int shown
 static int no_thread_pidfd;
 static enum { FETCH_AUTO, FETCH_IOCTL, FETCH_SYSCALL } fetch_method;
 
-#define NO_SOCKETCALL(nr) (nr)	/* socketcall == bind: never reached */
-const struct abi abis[NABIS] = {
-	{ AUDIT_ARCH_X86_64, 49, NO_SOCKETCALL(49), 16, 8, 0x40000000 },
-	{ AUDIT_ARCH_I386, 361, 102, 54, 4, 0 },
-	{ AUDIT_ARCH_AARCH64, 200, NO_SOCKETCALL(200), 29, 8, 0 },
-	{ AUDIT_ARCH_ARM, 282, NO_SOCKETCALL(282), 54, 4, 0 },
-};
+#define ABI_ROW(name_, arch_, bind_, socketcall_, ioctl_, word_, badnr_) \
+	{ .name = #name_, .arch = arch_, .bind = bind_, .socketcall = socketcall_, \
+	  .ioctl = ioctl_, .word = word_, .badnr = badnr_ },
+const struct abi abis[NABIS] = { FOR_EACH_ABI(ABI_ROW) };
+#undef ABI_ROW
+
+const struct abi *abi_of(__u32 arch)
+{
+	for (size_t i = 0; i < NABIS; i++)
+		if (abis[i].arch == arch)
+			return &abis[i];
+	return NULL;
+}
 
 void usage_exit(const char *prog, const char *usage, const char *fmt, ...)
 {
@@ -283,12 +289,9 @@ struct call {
  */
 static int read_call(const struct seccomp_notif *req, struct call *c)
 {
-	const struct abi *a = NULL;
+	const struct abi *a = abi_of(req->data.arch);
 	__u64 args[3] = { req->data.args[0], req->data.args[1], req->data.args[2] };
 
-	for (size_t i = 0; i < NABIS; i++)
-		if (abis[i].arch == req->data.arch)
-			a = &abis[i];
 	if (!a)
 		return NOT_BIND;
 	c->syscall = "bind";
@@ -808,17 +811,6 @@ static int may_log(struct served *s)
 	return n <= LOG_FIRST || n % LOG_EVERY == 0;
 }
 
-/* The ABI's name for the logs, from the notification's audit arch. */
-static const char *abi_name(__u32 arch)
-{
-	static const char *const names[NABIS] = { "x86_64", "i386", "aarch64", "arm" };
-
-	for (size_t i = 0; i < NABIS; i++)
-		if (abis[i].arch == arch)
-			return names[i];
-	return NULL;
-}
-
 static double seconds_since(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -832,8 +824,9 @@ static void report(struct served *s, const struct seccomp_notif *req, const stru
 		   int ret, int err, const char *why, const struct timespec *t0, int shown,
 		   int *logged)
 {
+	const struct abi *a = abi_of(req->data.arch);
 	struct decision d = {
-		.req = req, .abi = abi_name(req->data.arch), .syscall = c->syscall,
+		.req = req, .abi = a ? a->name : NULL, .syscall = c->syscall,
 		.family = c->read ? c->addr.ss_family : -1, .type = c->type ? c->type : -1,
 		.protocol = c->type ? c->protocol : -1, .port = c->read ? c->port : -1,
 		.err = err, .why = why, .fetch = c->fetch, .seconds = seconds_since(t0),

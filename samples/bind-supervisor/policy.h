@@ -12,6 +12,8 @@
 #include <linux/seccomp.h>
 #include <linux/types.h>
 
+#include "abis.h"
+
 /* 6.6's listener flag: Debian 12's headers are 6.1's. */
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
@@ -72,14 +74,6 @@ struct decision {
  */
 extern int (*decision_hook)(const struct served *s, const struct decision *d, int shown);
 
-/* The ABIs a program may run in, and their syscall numbers. */
-struct abi {
-	__u32 arch, bind, socketcall, ioctl, word;	/* word: sizeof(long) */
-	__u32 badnr;	/* JSET mask of numbers to refuse (x32) */
-};
-
-#define NABIS 4
-extern const struct abi abis[NABIS];
 extern int verbose;
 /* net.ipv4.ip_unprivileged_port_start of our network namespace */
 extern unsigned int unpriv_start;
