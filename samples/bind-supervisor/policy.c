@@ -53,6 +53,10 @@ static enum { FETCH_AUTO, FETCH_IOCTL, FETCH_SYSCALL } fetch_method;
 const struct abi abis[NABIS] = { FOR_EACH_ABI(ABI_ROW) };
 #undef ABI_ROW
 
+#define OUTCOME_NAME(e, name, metric, help) [OUTCOME_##e] = name,
+const char *const outcome_names[NOUTCOMES] = { FOR_EACH_OUTCOME(OUTCOME_NAME) };
+#undef OUTCOME_NAME
+
 const struct abi *abi_of(__u32 arch)
 {
 	for (size_t i = 0; i < NABIS; i++)
@@ -278,6 +282,7 @@ struct call {
 	dev_t dev;
 	ino_t ino;
 	int read, type, protocol, tried;	/* what decide() learnt, for decision_hook */
+	int not_bind;		/* refused as not bind() (EPERM) */
 	const char *syscall, *fetch;
 };
 
@@ -556,6 +561,7 @@ static int bound_to(int fd, const struct call *c)
 
 #define BOUND_UID ((uid_t)-2)	/* the owner of every socket we bind: 4294967294 */
 
+/* decide_call()'s answers besides 0 and -1 */
 #define CONTINUE 1	/* let the kernel do the call */
 #define REFUSED 2	/* not bind(), from a served listener: EPERM, always logged */
 
@@ -568,8 +574,8 @@ static int bound_to(int fd, const struct call *c)
  * Returns CONTINUE, 0 or REFUSED with *err set, or -1 (EACCES) after a
  * failure on our side; *why says why, for the log.
  */
-static int decide(const struct served *s, const struct seccomp_notif *req, struct call *c,
-		  int *err, const char **why)
+static int decide_call(const struct served *s, const struct seccomp_notif *req, struct call *c,
+		       int *err, const char **why)
 {
 	static __thread char failure[160];
 	int pidfd, fd, domain, type, protocol, reuse, thread, ret = -1;
@@ -778,6 +784,30 @@ out:
 	return ret;
 }
 
+/*
+ * Decide one notification: its outcome, with the errno to answer in *err
+ * (0 if granted or continued) and *why, for the log; c->not_bind set for
+ * a syscall other than bind() refused.
+ */
+static enum outcome decide(const struct served *s, const struct seccomp_notif *req,
+			   struct call *c, int *err, const char **why)
+{
+	switch (decide_call(s, req, c, err, why)) {
+	case CONTINUE:
+		*err = 0;
+		return OUTCOME_CONTINUED;
+	case REFUSED:
+		c->not_bind = 1;
+		return OUTCOME_REFUSED;
+	case 0:
+		if (!*err)	/* bound now, or for the same bind() before a signal */
+			return OUTCOME_GRANTED;
+		return c->tried ? OUTCOME_BIND_FAILED : OUTCOME_REFUSED;
+	default:
+		return OUTCOME_FAILED;	/* *err is EACCES */
+	}
+}
+
 /* "fd 3 tcp 127.0.0.1:80" for the log; what we read, if we did. */
 static void format_call(const struct call *c, char *buf, size_t len)
 {
@@ -821,25 +851,18 @@ static double seconds_since(const struct timespec *t0)
 
 /* What decision_hook gets: @c as decide() left it, and the answer. */
 static void report(struct served *s, const struct seccomp_notif *req, const struct call *c,
-		   int ret, int err, const char *why, const struct timespec *t0, int shown,
-		   int *logged)
+		   enum outcome outcome, int err, const char *why, const struct timespec *t0,
+		   int shown, int *logged)
 {
 	const struct abi *a = abi_of(req->data.arch);
 	struct decision d = {
 		.req = req, .abi = a ? a->name : NULL, .syscall = c->syscall,
 		.family = c->read ? c->addr.ss_family : -1, .type = c->type ? c->type : -1,
 		.protocol = c->type ? c->protocol : -1, .port = c->read ? c->port : -1,
-		.err = err, .why = why, .fetch = c->fetch, .seconds = seconds_since(t0),
+		.outcome = outcome, .err = err, .why = why, .fetch = c->fetch,
+		.seconds = seconds_since(t0),
 	};
 
-	if (ret == CONTINUE)
-		d.outcome = "continued";
-	else if (ret < 0)
-		d.outcome = "failed";
-	else if (!err)	/* bound now, or for the same bind() before a signal */
-		d.outcome = "granted";
-	else
-		d.outcome = c->tried ? "bind-failed" : "refused";
 	*logged = decision_hook(s, &d, shown);
 }
 
@@ -847,35 +870,34 @@ static void answer(struct served *s, const struct seccomp_notif *req,
 		   struct seccomp_notif_resp *resp, struct call *call, const struct timespec *t0)
 {
 	struct call c = { .fd = -1 };
+	enum outcome outcome;
 	const char *why;
 	char addr[128];
-	int err, ret, shown, logged = 0;
+	int err, shown, logged = 0;
 
-	ret = decide(s, req, &c, &err, &why);
+	outcome = decide(s, req, &c, &err, &why);
 	*call = c;
-	if (ret == CONTINUE)
-		err = 0;
 	memset(resp, 0, sizeof(*resp));
 	resp->id = req->id;
-	if (ret == CONTINUE)
+	if (outcome == OUTCOME_CONTINUED)
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	else
 		resp->error = -err;
-	if (ret == REFUSED)
+	if (c.not_bind)
 		snprintf(addr, sizeof(addr), "syscall %d (audit arch %#x)", req->data.nr,
 			 req->data.arch);
 	else
 		format_call(&c, addr, sizeof(addr));
-	/* Ours (ret < 0) and REFUSED are said unasked. */
-	shown = verbose || ((ret < 0 || ret == REFUSED) && may_log(s));
+	/* Ours (failed) and what is not bind() are said unasked. */
+	shown = verbose || ((outcome == OUTCOME_FAILED || c.not_bind) && may_log(s));
 	if (decision_hook)
-		report(s, req, &c, ret, err, why, t0, shown, &logged);
-	if (logged)
+		report(s, req, &c, outcome, err, why, t0, shown, &logged);
+	if (logged || !shown)
 		;
-	else if (ret < 0 && shown)
+	else if (outcome == OUTCOME_FAILED)
 		fprintf(stderr, "%s: pid %d %s: supervisor-side failure: %s; answered EACCES\n",
 			s->name, req->pid, addr, why);
-	else if (ret >= 0 && shown)
+	else
 		fprintf(stderr, "%s: pid %d %s: %s%s%s\n", s->name, req->pid, addr, why,
 			err ? ": " : "", err ? strerror(err) : "");
 }

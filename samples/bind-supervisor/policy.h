@@ -54,13 +54,37 @@ struct served {
 	int thread_pidfd;
 };
 
+/*
+ * What became of a notification, one row each: the text log, the JSON
+ * log ("decision") and the metrics (bind_agent_METRIC_total, with its
+ * HELP text) name it from here, in this order.
+ *
+ *   OUTCOME(ENUM, name, METRIC, HELP)
+ */
+#define FOR_EACH_OUTCOME(OUTCOME) \
+	OUTCOME(GRANTED, "granted", "grants", \
+		"Binds the agent did for a container, successfully.") \
+	OUTCOME(REFUSED, "refused", "refusals", \
+		"Notifications refused by the policy (EACCES) or as not bind() (EPERM).") \
+	OUTCOME(FAILED, "failed", "errors", \
+		"Supervisor-side failures, answered EACCES.") \
+	OUTCOME(CONTINUED, "continued", "continued", \
+		"Notifications the kernel answered (not privileged, not readable, caller gone).") \
+	OUTCOME(BIND_FAILED, "bind-failed", "bind_failures", \
+		"Allowed binds whose bind() failed (EADDRINUSE, ...).")
+
+#define OUTCOME_ENUM(e, name, metric, help) OUTCOME_##e,
+enum outcome { FOR_EACH_OUTCOME(OUTCOME_ENUM) NOUTCOMES };
+#undef OUTCOME_ENUM
+extern const char *const outcome_names[NOUTCOMES];
+
 /* One answered notification, for decision_hook. */
 struct decision {
 	const struct seccomp_notif *req;
 	const char *abi, *syscall;	/* "x86_64", "bind"; NULL if not known */
 	int family, type, protocol;	/* -1 if not read */
 	int port;			/* -1 if not read */
-	const char *outcome;	/* granted, bind-failed, refused, continued, failed */
+	enum outcome outcome;
 	int err;		/* the errno answered, 0 if none */
 	const char *why;	/* the text log's reason */
 	const char *fetch;	/* how the socket was taken, NULL if it was not */
