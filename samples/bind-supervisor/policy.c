@@ -126,6 +126,28 @@ const char *policy_add(struct policy *p, const char *spec, char *err, size_t len
 	return NULL;
 }
 
+const char *policy_parse_list(struct policy *p, const char *list, const struct policy *within,
+			      const char *source, const char *within_name, char *err, size_t len)
+{
+	char copy[POLICY_LIST_MAX], spec_err[160], *save = NULL;
+
+	if (strlen(list) >= sizeof(copy))
+		return snprintf(err, len, "%s is longer than %d bytes", source, POLICY_LIST_MAX - 1), err;
+	snprintf(copy, sizeof(copy), "%s", list);
+	p->n = 0;
+	for (char *spec = strtok_r(copy, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
+		const struct rule *r;
+
+		if (policy_add(p, spec, spec_err, sizeof(spec_err)))
+			return snprintf(err, len, "%s: %s", source, spec_err), err;
+		r = &p->rules[p->n - 1];
+		if (!policy_allows(within, r->type, r->protocol, r->port))
+			return snprintf(err, len, "%s asks for %s, which %s does not grant", source,
+					spec, within_name), err;
+	}
+	return NULL;
+}
+
 int policy_allows(const struct policy *p, int type, int protocol, unsigned short port)
 {
 	for (int i = 0; i < p->n; i++)
