@@ -247,7 +247,7 @@ cat /tmp/group.saved >/etc/group
 check "#14: fds above 2 are not inherited by the program" \
 	sh -c 'exec 7</etc/passwd; exec ./bind-supervisor --user 1000 -- sh -c "! [ -e /proc/\$\$/fd/7 ]"'
 
-say "bind-supervisor and bind-agent (policy.c): found by the review of issue 17"
+say "bind-supervisor and bind-agent (their library): found by the review of issue 17"
 # R1: the program flips SO_REUSEADDR on its UDP socket while the supervisor
 # decides; a root socket holds the port with SO_REUSEADDR
 : >/tmp/holder.out
@@ -267,7 +267,7 @@ check "R2: a bind on an fd the calling thread's own table does not have is EBADF
 check "R2: ... (the program saw EBADF)" \
 	expect_out 1 "udp:95 as uid 1000: Bad file descriptor" $bs --allow udp:95 -- ./try-bind --own-files-closed udp 95
 
-say "bind-supervisor and bind-agent (policy.c): found by the review of issue 26 (round 2)"
+say "bind-supervisor and bind-agent (their library): found by the review of issue 26 (round 2)"
 # wait_for FILE TEXT: up to 60 s (the check after it fails if TEXT never
 # came); FILE is emptied before the program that writes it starts (a file
 # an earlier run left would pass the wait at once)

@@ -540,7 +540,9 @@ BS=$W/bind-supervisor
 build_supervisor() {
 	_s=$TOP/samples/bind-supervisor
 	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -pthread -o "$BS" "$_s/bind-supervisor.c" \
-		"$_s/supervise.c" "$_s/policy.c" "$TOP/samples/seccomp/user-trap-helper.c" &&
+		"$_s/supervise.c" "$_s/bind-cli.c" "$_s/rules.c" "$_s/fetch.c" "$_s/call.c" \
+		"$_s/call-checks.c" "$_s/decide.c" "$_s/serve-answer.c" "$_s/serve.c" \
+		"$TOP/samples/seccomp/user-trap-helper.c" &&
 		for _p in file-caps run-as uring-bind; do
 			gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -o "$W/$_p" "$_s/$_p.c" || return 1
 		done

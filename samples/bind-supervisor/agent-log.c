@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bind-agent's JSON log, Prometheus metrics and listener flags (agent-log.h).
- * Everything here hangs off policy.c's decision_hook and two calls from
+ * Everything here hangs off serve.h's decision_hook and two calls from
  * bind-agent.c; bind-supervisor does without it.
  */
 #define _GNU_SOURCE
@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "agent-log.h"
-#include "policy.h"
+#include "bind-cli.h"
+#include "serve.h"
 
 /* Decision latency buckets, seconds: TCG guests sit in the milliseconds. */
 static const double bounds[] = {

@@ -7,7 +7,7 @@
  *
  * A container whose config.json names PATH as linux.seccomp.listenerPath
  * and traps bind() with SCMP_ACT_NOTIFY gets the privileged ports --allow
- * names, decided as bind-supervisor decides them (policy.c). Its runtime
+ * names, decided as bind-supervisor decides them (decide.c). Its runtime
  * (crun, runc) connects when it creates the container and sends, in one
  * message, the seccomp listener (SCM_RIGHTS) and the container process
  * state (JSON). We take that from root only, check it, and serve the
@@ -35,7 +35,9 @@
 #include <unistd.h>
 
 #include "agent-log.h"
-#include "policy.h"
+#include "bind-cli.h"
+#include "fetch.h"
+#include "serve.h"
 #include "sd-daemon.h"
 
 /*

@@ -47,7 +47,9 @@
 #include <unistd.h>
 
 #include "../seccomp/user-trap-helper.h"
-#include "policy.h"
+#include "bind-cli.h"
+#include "fetch.h"
+#include "serve.h"
 #include "supervise.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV

@@ -23,7 +23,9 @@ LIBDIR=/usr/lib/$($CC -dumpmachine)
 mkdir -p "$PREFIX/sbin" "$PREFIX/share/man/man8" "$UNITDIR" "$CONFDIR"
 $CC -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static -I"$TOP/uapi" -pthread \
 	-I/usr/include/json-c -o "$PREFIX/sbin/bind-agent.new" \
-	"$SRC/bind-agent.c" "$SRC/policy.c" "$SRC/agent-log.c" "$SRC/sd-daemon.c" \
+	"$SRC/bind-agent.c" "$SRC/bind-cli.c" "$SRC/rules.c" "$SRC/fetch.c" "$SRC/call.c" \
+	"$SRC/call-checks.c" "$SRC/decide.c" "$SRC/serve-answer.c" "$SRC/serve.c" \
+	"$SRC/agent-log.c" "$SRC/sd-daemon.c" \
 	"$TOP/samples/seccomp/user-trap-helper.c" "$LIBDIR/libjson-c.a"
 mv -f "$PREFIX/sbin/bind-agent.new" "$PREFIX/sbin/bind-agent"
 for m in bind-agent.8 bind-supervisor.8; do

@@ -28,7 +28,7 @@
 
 #include "../seccomp/user-trap-helper.h"
 #include "bench-rows.h"
-#include "policy.h"	/* the 6.6 flag's definitions */
+#include "serve.h"	/* the 6.6 flag's definitions */
 
 #define MAX_ROUNDS 101
 
