@@ -309,13 +309,13 @@ analyzer_clean() {
 	done
 }
 host_case analyzer "bind-supervisor-and-the-user-trap-samples-are-fanalyzer-clean" \
-	analyzer_clean $(cd "$TOP" && ls samples/bind-supervisor/*.c) \
+	analyzer_clean $(cd "$TOP" && ls samples/bind/*/*.c) \
 		samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-pidfd.c
 # The supervisors' ABI table (one ABI(NAME, ...) row each) has a row for
 # every ABI an arch record names: a guest of that ABI would otherwise
 # have its binds killed by bind-supervisor's filter, and a missing row
 # would be found only by a failed guest run.
-ABI_TABLE=samples/bind-supervisor/abis.h
+ABI_TABLE=samples/bind/lib/abis.h
 abi_rows() {
 	sed -n 's/^[[:space:]]*ABI(\([A-Za-z0-9_]*\),.*/\1/p' "$TOP/$ABI_TABLE"
 }

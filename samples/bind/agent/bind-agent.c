@@ -35,9 +35,9 @@
 #include <unistd.h>
 
 #include "agent-log.h"
-#include "bind-cli.h"
-#include "fetch.h"
-#include "serve.h"
+#include "../lib/bind-cli.h"
+#include "../lib/fetch.h"
+#include "../lib/serve.h"
 #include "sd-daemon.h"
 
 /*

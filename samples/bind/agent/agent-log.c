@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "agent-log.h"
-#include "bind-cli.h"
-#include "serve.h"
+#include "../lib/bind-cli.h"
+#include "../lib/serve.h"
 
 /* Decision latency buckets, seconds: TCG guests sit in the milliseconds. */
 static const double bounds[] = {

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../seccomp/user-trap-helper.h"
+#include "../../seccomp/user-trap-helper.h"
 #include "call.h"
 
 int notif_sync_wake_up(int listener)

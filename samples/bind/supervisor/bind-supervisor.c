@@ -46,10 +46,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../seccomp/user-trap-helper.h"
-#include "bind-cli.h"
-#include "fetch.h"
-#include "serve.h"
+#include "../../seccomp/user-trap-helper.h"
+#include "../lib/bind-cli.h"
+#include "../lib/fetch.h"
+#include "../lib/serve.h"
 #include "supervise.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
