@@ -24,7 +24,7 @@ host_kept "$LOGS/agent-host.log" && exit 0
 # under root's home.
 W=$(mktemp -d /tmp/agent-host.XXXXXX)
 chmod 0755 "$W"
-SRC=$TOP/samples/bind-supervisor
+BIND=$TOP/samples/bind
 PREFIX=$W/prefix UNITDIR=$W/units CONFDIR=$W/etc
 AGENT=$PREFIX/sbin/bind-agent
 SOCK=$W/agent.sock
@@ -72,11 +72,11 @@ client() {
 }
 
 build() {
-	PREFIX=$PREFIX UNITDIR=$UNITDIR CONFDIR=$CONFDIR sh "$SRC/install-agent.sh" &&
+	PREFIX=$PREFIX UNITDIR=$UNITDIR CONFDIR=$CONFDIR sh "$BIND/deploy/install-agent.sh" &&
 		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I"$TOP/uapi" -o "$W/agent-client" \
-			"$SRC/agent-client.c" "$TOP/samples/seccomp/user-trap-helper.c" &&
+			"$BIND/agent/agent-client.c" "$TOP/samples/seccomp/user-trap-helper.c" &&
 		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I"$TOP/uapi" -pthread \
-			-o "$W/try-bind" "$SRC/try-bind.c"
+			-o "$W/try-bind" "$BIND/tests/try-bind.c"
 }
 
 installed() {
@@ -348,7 +348,7 @@ syscalls_in_unit_filter() {
 # grant to such a container, under the capabilities the unit and the
 # drop-in leave (it enters the caller's namespace), are in the unit's
 # filter as the drop-in leaves it.
-DROPIN=$SRC/systemd/netns.conf
+DROPIN=$BIND/deploy/systemd/netns.conf
 exposed() { # ROOT: the service's exposed settings, by name
 	systemd-analyze security --offline=true --root="$1" bind-agent.service 2>&1 |
 		sed -n 's/^✗ \([^ ]*\) .*/\1/p' | sort
@@ -538,11 +538,11 @@ own_table_grant() {
 # copies are run here, on the host's (BS: a build of bind-supervisor).
 BS=$W/bind-supervisor
 build_supervisor() {
-	_s=$TOP/samples/bind-supervisor
-	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -pthread -o "$BS" "$_s/bind-supervisor.c" \
-		"$_s/supervise.c" "$_s/policy.c" "$TOP/samples/seccomp/user-trap-helper.c" &&
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -pthread -o "$BS" \
+		"$BIND/supervisor/bind-supervisor.c" "$BIND/supervisor/supervise.c" "$BIND"/lib/*.c \
+		"$TOP/samples/seccomp/user-trap-helper.c" &&
 		for _p in file-caps run-as uring-bind; do
-			gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -o "$W/$_p" "$_s/$_p.c" || return 1
+			gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -o "$W/$_p" "$BIND/tests/$_p.c" || return 1
 		done
 }
 

@@ -309,7 +309,32 @@ analyzer_clean() {
 	done
 }
 host_case analyzer "bind-supervisor-and-the-user-trap-samples-are-fanalyzer-clean" \
-	analyzer_clean $(cd "$TOP" && ls samples/bind-supervisor/*.c) \
+	analyzer_clean $(cd "$TOP" && ls samples/bind/*/*.c) \
 		samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-pidfd.c
+# The supervisors' ABI table (one ABI(NAME, ...) row each) has a row for
+# every ABI an arch record names: a guest of that ABI would otherwise
+# have its binds killed by bind-supervisor's filter, and a missing row
+# would be found only by a failed guest run.
+ABI_TABLE=samples/bind/lib/abis.h
+abi_rows() {
+	sed -n 's/^[[:space:]]*ABI(\([A-Za-z0-9_]*\),.*/\1/p' "$TOP/$ABI_TABLE"
+}
+every_abi_has_a_row() {
+	rows=$(abi_rows)
+	[ -n "$rows" ] || { echo "$ABI_TABLE: no ABI(NAME, ...) row"; return 1; }
+	rc=0
+	for _a in $(known_arches); do
+		for _abi in $(load_arch "$_a" && echo "$ABIS"); do
+			if echo "$rows" | grep -qxF "$_abi"; then
+				echo "$_abi (boot/arch/$_a/arch.conf): a row in $ABI_TABLE"
+			else
+				echo "$_abi (boot/arch/$_a/arch.conf): no ABI($_abi, ...) row in $ABI_TABLE"
+				rc=1
+			fi
+		done
+	done
+	return $rc
+}
+host_case abis "every-abi-of-an-arch-record-has-a-row-in-the-supervisors'-abi-table" every_abi_has_a_row
 host_end
 

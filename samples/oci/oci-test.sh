@@ -189,7 +189,7 @@ cleanup() { "$1" delete -f "$2" >/dev/null 2>&1; }
 
 say "kernel: $(uname -r); cgroup2 at /sys/fs/cgroup: $(grep -c ' /sys/fs/cgroup cgroup2 ' /proc/mounts)"
 
-# bind-agent (samples/bind-supervisor): one for both runtimes, allowing
+# bind-agent (samples/bind/agent): one for both runtimes, allowing
 # tcp:80, tcp:443 and tcp:84 (the storm's); the containers' metadata
 # narrows that to one port.
 agent= agent_sock=$work/bind-agent.sock agent_log=$work/bind-agent.log

@@ -7,7 +7,7 @@
  *
  * A container whose config.json names PATH as linux.seccomp.listenerPath
  * and traps bind() with SCMP_ACT_NOTIFY gets the privileged ports --allow
- * names, decided as bind-supervisor decides them (policy.c). Its runtime
+ * names, decided as bind-supervisor decides them (decide.c). Its runtime
  * (crun, runc) connects when it creates the container and sends, in one
  * message, the seccomp listener (SCM_RIGHTS) and the container process
  * state (JSON). We take that from root only, check it, and serve the
@@ -35,7 +35,9 @@
 #include <unistd.h>
 
 #include "agent-log.h"
-#include "policy.h"
+#include "../lib/bind-cli.h"
+#include "../lib/fetch.h"
+#include "../lib/serve.h"
 #include "sd-daemon.h"
 
 /*
@@ -262,7 +264,7 @@ static int check_state(struct client *c, struct json_object *st, const char **id
 /* listenerMetadata "allow=SPEC,..." narrows the agent's policy into @p. */
 static int narrow(struct client *c, const char *metadata, struct policy *p)
 {
-	char list[1024], err[160], *save = NULL;
+	char err[POLICY_LIST_MAX + 160];
 
 	if (!*metadata) {
 		*p = agent_policy;
@@ -271,21 +273,12 @@ static int narrow(struct client *c, const char *metadata, struct policy *p)
 	/* It may go into our log: nothing that could break a line. */
 	if (strspn(metadata, "abcdefghijklmnopqrstuvwxyz0123456789:=,") != strlen(metadata))
 		return problem(c, "listenerMetadata has a character outside [a-z0-9:=,]");
-	if (strncmp(metadata, "allow=", 6) || strlen(metadata + 6) >= sizeof(list))
-		return problem(c, "listenerMetadata is not \"allow=tcp:PORT,udp:PORT,...\" (at most %zu bytes)",
-			       sizeof(list) - 1);
-	snprintf(list, sizeof(list), "%s", metadata + 6);
-	p->n = 0;
-	for (char *spec = strtok_r(list, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
-		const struct rule *r;
-
-		if (policy_add(p, spec, err, sizeof(err)))
-			return problem(c, "listenerMetadata: %s", err);
-		r = &p->rules[p->n - 1];
-		if (!policy_allows(&agent_policy, r->type, r->protocol, r->port))
-			return problem(c, "listenerMetadata asks for %s, which this agent's --allow does not grant",
-				       spec);
-	}
+	if (strncmp(metadata, "allow=", 6) || strlen(metadata + 6) >= POLICY_LIST_MAX)
+		return problem(c, "listenerMetadata is not \"allow=tcp:PORT,udp:PORT,...\" (at most %d bytes)",
+			       POLICY_LIST_MAX - 1);
+	if (policy_parse_list(p, metadata + 6, &agent_policy, "listenerMetadata",
+			      "this agent's --allow", err, sizeof(err)))
+		return problem(c, "%s", err);
 	return 0;
 }
 

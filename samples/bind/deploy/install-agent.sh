@@ -3,7 +3,7 @@
 # Build bind-agent (static, as for the guests) and install it as a
 # socket-activated service:
 #
-#	sh samples/bind-supervisor/install-agent.sh
+#	sh samples/bind/deploy/install-agent.sh
 #	systemctl daemon-reload && systemctl enable --now bind-agent.socket
 #
 # Installs PREFIX/sbin/bind-agent, PREFIX/share/man/man8/bind-agent.8 and
@@ -15,23 +15,24 @@
 # gcc and libjson-c-dev.
 set -eu
 : "${PREFIX:=/usr/local}" "${UNITDIR:=/etc/systemd/system}" "${CONFDIR:=/etc/default}"
-SRC=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$SRC/../.." && pwd)
+DEPLOY=$(cd "$(dirname "$0")" && pwd)
+BIND=$(cd "$DEPLOY/.." && pwd)
+TOP=$(cd "$BIND/../.." && pwd)
 CC=${CC:-gcc}
 LIBDIR=/usr/lib/$($CC -dumpmachine)
 
 mkdir -p "$PREFIX/sbin" "$PREFIX/share/man/man8" "$UNITDIR" "$CONFDIR"
 $CC -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static -I"$TOP/uapi" -pthread \
 	-I/usr/include/json-c -o "$PREFIX/sbin/bind-agent.new" \
-	"$SRC/bind-agent.c" "$SRC/policy.c" "$SRC/agent-log.c" "$SRC/sd-daemon.c" \
+	"$BIND/agent/bind-agent.c" "$BIND"/lib/*.c "$BIND/agent/agent-log.c" "$BIND/agent/sd-daemon.c" \
 	"$TOP/samples/seccomp/user-trap-helper.c" "$LIBDIR/libjson-c.a"
 mv -f "$PREFIX/sbin/bind-agent.new" "$PREFIX/sbin/bind-agent"
 for m in bind-agent.8 bind-supervisor.8; do
 	install -m 0644 "$TOP/docs/man/$m" "$PREFIX/share/man/man8/$m"
 done
-install -m 0644 "$SRC/systemd/bind-agent.socket" "$UNITDIR/bind-agent.socket"
+install -m 0644 "$DEPLOY/systemd/bind-agent.socket" "$UNITDIR/bind-agent.socket"
 sed "s|/usr/local/sbin/bind-agent|$PREFIX/sbin/bind-agent|; s|/etc/default/bind-agent|$CONFDIR/bind-agent|" \
-	"$SRC/systemd/bind-agent.service" >"$UNITDIR/bind-agent.service"
+	"$DEPLOY/systemd/bind-agent.service" >"$UNITDIR/bind-agent.service"
 chmod 0644 "$UNITDIR/bind-agent.service"
 if [ ! -e "$CONFDIR/bind-agent" ]; then
 	cat >"$CONFDIR/bind-agent" <<'CONF'

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bind-agent's JSON log, Prometheus metrics and listener flags (agent-log.h).
- * Everything here hangs off policy.c's decision_hook and two calls from
+ * Everything here hangs off serve.h's decision_hook and two calls from
  * bind-agent.c; bind-supervisor does without it.
  */
 #define _GNU_SOURCE
@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "agent-log.h"
-#include "policy.h"
+#include "../lib/bind-cli.h"
+#include "../lib/serve.h"
 
 /* Decision latency buckets, seconds: TCG guests sit in the milliseconds. */
 static const double bounds[] = {
@@ -29,7 +30,7 @@ static const double bounds[] = {
 #define NBOUNDS (sizeof(bounds) / sizeof(bounds[0]))
 
 struct counts {
-	unsigned long notifications, grants, refusals, errors, continued, bind_failures;
+	unsigned long notifications, outcomes[NOUTCOMES];
 	unsigned long bucket[NBOUNDS];	/* not cumulative: one bucket each */
 	double seconds;
 };
@@ -75,16 +76,7 @@ static void count(struct counts *c, const struct decision *d)
 	size_t b = 0;
 
 	c->notifications++;
-	if (!strcmp(d->outcome, "granted"))
-		c->grants++;
-	else if (!strcmp(d->outcome, "refused"))
-		c->refusals++;
-	else if (!strcmp(d->outcome, "failed"))
-		c->errors++;
-	else if (!strcmp(d->outcome, "continued"))
-		c->continued++;
-	else
-		c->bind_failures++;
+	c->outcomes[d->outcome]++;
 	while (b < NBOUNDS && d->seconds > bounds[b])
 		b++;
 	if (b < NBOUNDS)
@@ -159,7 +151,7 @@ static void log_json(const struct served *s, const struct decision *d)
 		     "\"port\":%d,\"decision\":\"%s\",\"errno\":%d,\"error\":%s,\"reason\":%s,"
 		     "\"fetch\":%s,\"latency_us\":%.1f}\n",
 		     when, now.tv_nsec / 1000, id, d->req->pid, abi, d->req->data.arch,
-		     d->req->data.nr, sc, fam, proto, d->port, d->outcome, d->err, errname, why,
+		     d->req->data.nr, sc, fam, proto, d->port, outcome_names[d->outcome], d->err, errname, why,
 		     fetch, d->seconds * 1e6);
 	if (n > 0 && (size_t)n < sizeof(line) && write(STDERR_FILENO, line, (size_t)n) < 0)
 		return;	/* nowhere to say so */
@@ -189,11 +181,10 @@ static const struct {
 	size_t offset;
 } counters[] = {
 	{ "notifications", "Notifications answered.", offsetof(struct counts, notifications) },
-	{ "grants", "Binds the agent did for a container, successfully.", offsetof(struct counts, grants) },
-	{ "refusals", "Notifications refused by the policy (EACCES) or as not bind() (EPERM).", offsetof(struct counts, refusals) },
-	{ "errors", "Supervisor-side failures, answered EACCES.", offsetof(struct counts, errors) },
-	{ "continued", "Notifications the kernel answered (not privileged, not readable, caller gone).", offsetof(struct counts, continued) },
-	{ "bind_failures", "Allowed binds whose bind() failed (EADDRINUSE, ...).", offsetof(struct counts, bind_failures) },
+#define OUTCOME_COUNTER(e, name, metric, help) \
+	{ metric, help, offsetof(struct counts, outcomes) + OUTCOME_##e * sizeof(unsigned long) },
+	FOR_EACH_OUTCOME(OUTCOME_COUNTER)
+#undef OUTCOME_COUNTER
 };
 
 static void write_histogram(FILE *f, const char *name, const struct counts *c, const char *label)

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _BIND_SUPERVISOR_POLICY_H
-#define _BIND_SUPERVISOR_POLICY_H
+#ifndef _BIND_SERVE_H
+#define _BIND_SERVE_H
 
 /*
- * What bind-supervisor and bind-agent share: the policy (which privileged
- * ports a program may bind), how a socket is taken out of the program, and
- * the answer to each bind() notification of a seccomp listener.
+ * What bind-supervisor and bind-agent share: the answer to each bind()
+ * notification of a seccomp listener (serve.c, serve-answer.c), decided
+ * by the policy (rules.h), with a socket taken out of the program
+ * (fetch.h).
  */
 #include <pthread.h>
 #include <stddef.h>
 #include <linux/seccomp.h>
 #include <linux/types.h>
+
+#include "abis.h"
+#include "rules.h"
 
 /* 6.6's listener flag: Debian 12's headers are 6.1's. */
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -19,18 +23,6 @@
 #ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
-
-#define MAX_ALLOW 64
-
-struct rule {
-	int type, protocol;	/* SOCK_STREAM/IPPROTO_TCP or SOCK_DGRAM/IPPROTO_UDP */
-	unsigned short port;
-};
-
-struct policy {
-	struct rule rules[MAX_ALLOW];
-	int n;
-};
 
 /*
  * A listener, the policy its binds are decided by, and the log's prefix.
@@ -52,13 +44,37 @@ struct served {
 	int thread_pidfd;
 };
 
+/*
+ * What became of a notification, one row each: the text log, the JSON
+ * log ("decision") and the metrics (bind_agent_METRIC_total, with its
+ * HELP text) name it from here, in this order.
+ *
+ *   OUTCOME(ENUM, name, METRIC, HELP)
+ */
+#define FOR_EACH_OUTCOME(OUTCOME) \
+	OUTCOME(GRANTED, "granted", "grants", \
+		"Binds the agent did for a container, successfully.") \
+	OUTCOME(REFUSED, "refused", "refusals", \
+		"Notifications refused by the policy (EACCES) or as not bind() (EPERM).") \
+	OUTCOME(FAILED, "failed", "errors", \
+		"Supervisor-side failures, answered EACCES.") \
+	OUTCOME(CONTINUED, "continued", "continued", \
+		"Notifications the kernel answered (not privileged, not readable, caller gone).") \
+	OUTCOME(BIND_FAILED, "bind-failed", "bind_failures", \
+		"Allowed binds whose bind() failed (EADDRINUSE, ...).")
+
+#define OUTCOME_ENUM(e, name, metric, help) OUTCOME_##e,
+enum outcome { FOR_EACH_OUTCOME(OUTCOME_ENUM) NOUTCOMES };
+#undef OUTCOME_ENUM
+extern const char *const outcome_names[NOUTCOMES];
+
 /* One answered notification, for decision_hook. */
 struct decision {
 	const struct seccomp_notif *req;
 	const char *abi, *syscall;	/* "x86_64", "bind"; NULL if not known */
 	int family, type, protocol;	/* -1 if not read */
 	int port;			/* -1 if not read */
-	const char *outcome;	/* granted, bind-failed, refused, continued, failed */
+	enum outcome outcome;
 	int err;		/* the errno answered, 0 if none */
 	const char *why;	/* the text log's reason */
 	const char *fetch;	/* how the socket was taken, NULL if it was not */
@@ -71,48 +87,6 @@ struct decision {
  * Returns 1 if it logged it, and the text line is left out.
  */
 extern int (*decision_hook)(const struct served *s, const struct decision *d, int shown);
-
-/* The ABIs a program may run in, and their syscall numbers. */
-struct abi {
-	__u32 arch, bind, socketcall, ioctl, word;	/* word: sizeof(long) */
-	__u32 badnr;	/* JSET mask of numbers to refuse (x32) */
-};
-
-#define NABIS 4
-extern const struct abi abis[NABIS];
-extern int verbose;
-/* net.ipv4.ip_unprivileged_port_start of our network namespace */
-extern unsigned int unpriv_start;
-
-/* The options both programs take, for their usage texts. */
-#define COMMON_OPTIONS_HELP \
-	"  -v       log every decision on stderr\n" \
-	"  --help   this text\n" \
-	"  --fetch  how to take a socket from the program (default auto: the\n" \
-	"           PIDFD_IOCTL_GETFD ioctl, else pidfd_getfd(2))\n"
-
-/* "PROG: MESSAGE" and @usage on stderr, then exit status 2. */
-void __attribute__((noreturn, format(printf, 3, 4)))
-usage_exit(const char *prog, const char *usage, const char *fmt, ...);
-
-/* A decimal number, digits only, in [min, max]; -1 if it is not one. */
-long parse_number(const char *s, long min, long max);
-/* Exits with a message if the sysctl cannot be read. */
-void read_unpriv_start(const char *prog);
-/*
- * Add "tcp:PORT" or "udp:PORT", a privileged port, to @p. Returns NULL, or
- * what is wrong with @spec, in @err.
- */
-const char *policy_add(struct policy *p, const char *spec, char *err, size_t len);
-/* Whether @p allows @port for @type/@protocol (any type if @type is 0). */
-int policy_allows(const struct policy *p, int type, int protocol, unsigned short port);
-/* "tcp:80 udp:53" into @buf, for the log. */
-void policy_format(const struct policy *p, char *buf, size_t len);
-
-/* --fetch: "auto", "ioctl" or "syscall"; -1 if none of them. */
-int set_fetch(const char *method);
-/* Pick the fetch (ioctl where the kernel has it); exits if neither works. */
-void probe_fetch(const char *prog);
 
 /*
  * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on @listener (6.6+): a notification
@@ -136,4 +110,4 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes);
  */
 int serve_stop(int seconds);
 
-#endif /* _BIND_SUPERVISOR_POLICY_H */
+#endif /* _BIND_SERVE_H */

@@ -46,8 +46,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../seccomp/user-trap-helper.h"
-#include "policy.h"
+#include "../../seccomp/user-trap-helper.h"
+#include "../lib/bind-cli.h"
+#include "../lib/fetch.h"
+#include "../lib/serve.h"
 #include "supervise.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV

@@ -48,7 +48,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 
-#include "../seccomp/user-trap-helper.h"
+#include "../../seccomp/user-trap-helper.h"
 
 static int fail(const char *what)
 {

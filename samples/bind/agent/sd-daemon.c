@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "policy.h"
+#include "../lib/bind-cli.h"
 #include "sd-daemon.h"
 
 #define SD_LISTEN_FDS_START 3

@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../seccomp/user-trap-helper.h"
+#include "../../seccomp/user-trap-helper.h"
 #include "bench-rows.h"
-#include "policy.h"	/* the 6.6 flag's definitions */
+#include "../lib/serve.h"	/* the 6.6 flag's definitions */
 
 #define MAX_ROUNDS 101
 

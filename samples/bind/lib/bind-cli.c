@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line both bind-supervisor and bind-agent have (bind-cli.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bind-cli.h"
+
+int verbose;
+unsigned int unpriv_start;
+
+void usage_exit(const char *prog, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", usage);
+	exit(2);
+}
+
+long parse_number(const char *s, long min, long max)
+{
+	long n = 0;
+
+	if (!*s || (s[0] == '0' && s[1]))
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > max)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	return n < min || n > max ? -1 : n;
+}
+
+/* The privileged range of our network namespace. */
+void read_unpriv_start(const char *prog)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_unprivileged_port_start", "re");
+
+	if (!f || fscanf(f, "%u", &unpriv_start) != 1) {
+		fprintf(stderr, "%s: net.ipv4.ip_unprivileged_port_start: %s\n", prog,
+			strerror(errno));
+		exit(1);
+	}
+	fclose(f);
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checking the trapped call (call.h): whether the kernel would do the
+ * bind, whether a socket holds the port in the socket's network
+ * namespace, and the binds made for notifications a signal withdrew.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <linux/sockios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "call.h"
+
+/* Is this a bind the kernel would do, for the socket's family? */
+int valid_for(int domain, const struct call *c)
+{
+	const struct sockaddr_in *in = (const struct sockaddr_in *)&c->addr;
+
+	if (domain == AF_INET6)
+		return c->len >= 24 && in->sin_family == AF_INET6;	/* SIN6_LEN_RFC2133 */
+	return domain == AF_INET && c->len >= (int)sizeof(*in) &&
+	       (in->sin_family == AF_INET ||
+		(in->sin_family == AF_UNSPEC && in->sin_addr.s_addr == htonl(INADDR_ANY)));
+}
+
+/*
+ * A socket of ours in the network namespace of @fd (a socket), whatever
+ * namespace this thread is in: a container may have its own. Ours if
+ * @fd's is ours (SO_NETNS_COOKIE, 5.14+, asks no privilege). Another is
+ * entered, which takes CAP_SYS_ADMIN there: found through the socket
+ * (SIOCGSKNS, CAP_NET_ADMIN there too), or else as the caller's, through
+ * @pidfd, which must then be the socket's (the cookies again).
+ * NOT_OURS if we may not enter it, NOT_CALLERS if it is not the caller's:
+ * a probe in another namespace would answer for the wrong one, and bind
+ * there meanwhile (S3).
+ */
+static int socket_in_netns_of(int fd, int pidfd, int domain, int type, int protocol)
+{
+	struct stat ns, self;
+	__u64 theirs, ours;
+	socklen_t len = sizeof(theirs);
+	int cookie, nsfd, selffd = -1, probe, saved;
+	FILE *f;
+
+	probe = socket(domain, type | SOCK_CLOEXEC, protocol);
+	if (probe < 0)
+		return -1;
+	cookie = !getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &theirs, &len);
+	if (cookie && !getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) && theirs == ours)
+		return probe;
+	close(probe);
+	nsfd = ioctl(fd, SIOCGSKNS);
+	if (nsfd < 0 && (errno != EPERM || !cookie))
+		return errno == EPERM ? NOT_OURS : -1;
+	f = fopen("/proc/thread-self/ns/net", "re");
+	if (f)
+		selffd = fileno(f);
+	if (selffd < 0 || (nsfd >= 0 && (fstat(nsfd, &ns) || fstat(selffd, &self)))) {
+		probe = -1;
+	} else if (nsfd >= 0 && ns.st_dev == self.st_dev && ns.st_ino == self.st_ino) {
+		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
+	} else if (setns(nsfd >= 0 ? nsfd : pidfd, CLONE_NEWNET)) {
+		probe = errno == EPERM ? NOT_OURS : -1;
+	} else {
+		probe = socket(domain, type | SOCK_CLOEXEC, protocol);
+		saved = errno;
+		/* A thread left in a container's namespace must not go on. */
+		if (setns(selffd, CLONE_NEWNET)) {
+			perror("setns back to our own network namespace");
+			abort();
+		}
+		/* The caller's namespace must be the socket's. */
+		if (probe >= 0 && nsfd < 0 &&
+		    (getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) || ours != theirs)) {
+			close(probe);
+			probe = NOT_CALLERS;
+		}
+		errno = saved;
+	}
+	saved = errno;
+	if (nsfd >= 0)
+		close(nsfd);
+	if (f)
+		fclose(f);
+	errno = saved;
+	return probe;
+}
+
+/*
+ * Whether a socket holds the address @c names, in @fd's namespace (the
+ * caller's is entered through @pidfd if need be): a
+ * socket of ours without SO_REUSEADDR (UDP) or SO_REUSEPORT cannot bind
+ * it then. For TCP ours has SO_REUSEADDR, so that connections in TIME_WAIT
+ * do not count, but a listener or a socket bound without it does. IPv6
+ * with @fd's own IPV6_V6ONLY: an IPv6-only socket does not collide with an
+ * IPv4 one. -1 if we cannot tell, NOT_OURS or NOT_CALLERS if we may not
+ * look.
+ */
+int port_held(int fd, int pidfd, int domain, int type, int protocol, const struct call *c)
+{
+	int probe = socket_in_netns_of(fd, pidfd, domain, type, protocol), held, v6only;
+	socklen_t optlen = sizeof(v6only);
+
+	if (probe < 0)
+		return probe;
+	if ((domain == AF_INET6 &&
+	     (getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &optlen) ||
+	      setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only)))) ||
+	    (type == SOCK_STREAM &&
+	     setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)))) {
+		close(probe);
+		return -1;
+	}
+	/*
+	 * Only a bind that succeeds says "free": the program may change the
+	 * options we copied (IPV6_V6ONLY, SO_REUSEADDR) meanwhile, and a probe
+	 * that failed otherwise (EINVAL for ::ffff:a.b.c.d with IPV6_V6ONLY)
+	 * tells nothing about the port.
+	 */
+	held = bind(probe, (const struct sockaddr *)&c->addr, c->len) ?
+		(errno == EADDRINUSE ? 1 : -1) : 0;
+	close(probe);
+	return held;
+}
+
+/*
+ * Binds we make, until their answer is delivered. Without
+ * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (OCI runtimes install the filter
+ * without it) a signal withdraws a notification we may already have
+ * answered by binding; the program restarts the same bind(), a new
+ * notification, which another thread may be deciding while we bind. A
+ * bind() of the same socket to the same address by another notification
+ * while such an entry is there is answered with success: the socket is
+ * bound to what it asked for. A program's own second bind() of a socket
+ * comes after the answer to its first was delivered, which ends the
+ * entry, and gets the kernel's EINVAL. The entry is made before our
+ * bind(), so that the other notification, failing with EINVAL, finds it;
+ * when all are taken, the oldest goes. The program can make its second
+ * bind() as soon as SECCOMP_IOCTL_NOTIF_SEND returns, before the thread
+ * that sent it has ended the entry: an entry is only taken over once that
+ * thread has said its answer was not delivered (end_bind()).
+ */
+#define WITHDRAWN 64
+static struct {
+	__u64 id;	/* the notification we bind for */
+	dev_t dev;
+	ino_t ino;
+	int len;
+	int settled;	/* its answer was not delivered: withdrawn */
+	struct sockaddr_storage addr;
+} withdrawn[WITHDRAWN];
+static unsigned int withdrawn_next;
+static pthread_mutex_t withdrawn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void remember_bind(const struct call *c, __u64 id)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&withdrawn_lock);
+	i = withdrawn_next++ % WITHDRAWN;
+	withdrawn[i].id = id;
+	withdrawn[i].dev = c->dev;
+	withdrawn[i].ino = c->ino;
+	withdrawn[i].len = c->len;
+	withdrawn[i].settled = 0;
+	memcpy(&withdrawn[i].addr, &c->addr, sizeof(c->addr));
+	pthread_mutex_unlock(&withdrawn_lock);
+}
+
+/*
+ * The end of notification @id's own part in its entry: @gone when its
+ * answer was delivered or its bind() failed (the entry goes); otherwise
+ * its answer was not delivered, and the entry may be taken over.
+ */
+void end_bind(const struct call *c, __u64 id, int gone)
+{
+	pthread_mutex_lock(&withdrawn_lock);
+	for (int i = 0; i < WITHDRAWN; i++) {
+		if (!withdrawn[i].ino || withdrawn[i].id != id || withdrawn[i].ino != c->ino ||
+		    withdrawn[i].dev != c->dev)
+			continue;
+		if (gone)
+			withdrawn[i].ino = 0;
+		else
+			withdrawn[i].settled = 1;
+	}
+	pthread_mutex_unlock(&withdrawn_lock);
+}
+
+/*
+ * Take over another notification's entry for the same socket and address:
+ * 1 if there was one whose answer was not delivered. It is then ours until
+ * our answer is delivered (a signal may withdraw the restarted bind() too).
+ * An entry whose thread has not yet sent its answer is waited for, up to
+ * CLAIM_WAIT_MS: delivered, it ends (the program's own second bind(),
+ * EINVAL); withdrawn, it is ours. Past that, no entry (EINVAL).
+ */
+#define CLAIM_WAIT_MS 200
+int claim_bind(const struct call *c, __u64 id)
+{
+	const struct timespec ms = { .tv_nsec = 1000 * 1000 };
+	int found = 0, pending;
+
+	for (int waited = 0;; waited++) {
+		pending = 0;
+		pthread_mutex_lock(&withdrawn_lock);
+		for (int i = 0; i < WITHDRAWN && !found; i++) {
+			if (!withdrawn[i].ino || withdrawn[i].ino != c->ino ||
+			    withdrawn[i].dev != c->dev || withdrawn[i].id == id ||
+			    withdrawn[i].len != c->len ||
+			    memcmp(&withdrawn[i].addr, &c->addr, c->len))
+				continue;
+			if (!withdrawn[i].settled) {
+				pending = 1;
+				continue;
+			}
+			withdrawn[i].id = id;
+			withdrawn[i].settled = 0;
+			found = 1;
+		}
+		pthread_mutex_unlock(&withdrawn_lock);
+		if (found || !pending || waited >= CLAIM_WAIT_MS)
+			return found;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/* The port @fd is bound to (0: none), or -1. */
+int local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return -1;
+	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/* Whether @fd is bound to @c's port: what a restarted bind() asked for. */
+int bound_to(int fd, const struct call *c)
+{
+	return local_port(fd) == c->port;
+}
