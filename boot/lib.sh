@@ -275,6 +275,17 @@ host_inputs() {
 	done
 }
 
+# patch_new_file PATCH PATH: the file PATH as PATCH creates it (a file the
+# patch adds, whole, in one hunk).
+patch_new_file() {
+	awk -v path="$2" '
+		/^diff --git / { f = ($0 == "diff --git a/" path " b/" path); body = 0; next }
+		f && /^@@ -0,0 / { body = 1; next }
+		f && body && /^\+/ { print substr($0, 2); n++; next }
+		f && body { body = 0 }
+		END { exit !n }' "$1"
+}
+
 # series_dirs: the base's series, in the order they apply, as folders
 # relative to $PATCHES, each with its own quilt series file and cover
 # letter: the series itself (.), then each one of SERIES_ON_TOP (base.conf).

@@ -1,9 +1,10 @@
 #!/bin/sh
 # boot/checks/docs.sh
 #   The documentation, as TAP in $LOGS/docs.log: the man page lints and
-#   renders, the userspace-api page is valid reST in its index, and the
-#   errno lists of the man page, that page, the cover letter and the
-#   selftests agree; the generated files (the plan, the docs' blocks, the
+#   renders, the userspace-api page is valid reST in its index, the man
+#   page's ERRORS and every base's userspace-api page and cover letter
+#   state the rows of docs/errnos, whose selftest cases exist and assert
+#   them; the generated files (the plan, the docs' blocks, the
 #   workflow) are what make docs writes. The patched tree must exist
 #   (make tree).
 set -eu
@@ -25,13 +26,81 @@ PY
 		{ echo "$RST is not in the userspace-api index"; return 1; }
 }
 
-# Each document's list of errnos, one per line, sorted.
-man_errnos() { sed -n '/^\.SH ERRORS/,/^\.SH /s/^\.B \(E[A-Z0-9]*\)$/\1/p' "$MAN" | sort -u; }
-rst_errnos() { sed -n 's/^``\(E[A-Z0-9]*\)``.*/\1/p' "$KSRC/$RST" | sort -u; }
-cover_errnos() {
-	awk '/^Errors$/ { f = 1; next } f && /^$/ && n++ { exit } f && $NF ~ /^E[A-Z0-9]+$/ { print $NF }' \
-		"$PATCHES/0000-cover-letter.patch" | sort -u
+# The errno table, docs/errnos: the man page's ERRORS, each base's
+# userspace-api page and cover letter state its rows, each row's
+# selftest cases assert its errno, and the selftests assert no errno
+# that no row names a case for. A document's rows and what counts as the
+# same condition: boot/checks/errnos.awk.
+ERRNOS=$TOP/docs/errnos
+errnos() { awk -f "$TOP/boot/checks/errnos.awk" "$@"; }
+
+# base_conf BASE VAR: VAR as boot/base/BASE/base.conf sets it
+base_conf() {
+	# shellcheck disable=SC1090
+	(unset "$2" && . "$TOP/boot/base/$1/base.conf" && eval "printf '%s\n' \"\${$2:-}\"")
 }
+# unpatched_errno BASE: the name of the errno BASE's pristine kernel answers
+unpatched_errno() {
+	# shellcheck disable=SC2046 # NAME NUMBER
+	set -- $(base_conf "$1" UNKNOWN_IOCTL_ERRNO)
+	echo "${1:-}"
+}
+
+# The selftests' cases, "NAME ERRNO..." a line: the errno names in each
+# TEST/TEST_F body (to its closing brace at the start of a line).
+selftest_cases() {
+	awk '/^TEST(_F)?(_TIMEOUT)?\(/ {
+			name = $0; sub(/^TEST[A-Z_]*\(([A-Za-z0-9_]+, *)?/, "", name); sub(/[,)].*/, "", name)
+			out = name; body = 1; next }
+		body { s = $0; while (match(s, /E[A-Z0-9]+/)) { out = out " " substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH) } }
+		body && /^}/ { print out; body = 0 }' \
+		"$TOP/selftests/pidfd_getfd_ioctl_test.c" "$TOP/selftests/pidfd_getfd_fault_test.c"
+}
+
+# Each row of docs/errnos is well formed; the selftest cases it names
+# exist and assert its errno; baseline@BASE is what BASE's pristine kernel
+# answers (UNKNOWN_IOCTL_ERRNO), and every base has such a row; an @BASE
+# names a base.
+errno_table_is_sound() {
+	errnos -v doc=tests "$ERRNOS" >"$LOGS/errnos-tests" || return 1
+	selftest_cases >"$LOGS/selftest-cases"
+	rc=0 n=0
+	while read -r line e by; do
+		n=$((n + 1))
+		case $by in
+		untested) ;;
+		in@*)
+			known_bases | grep -qxF "${by#in@}" ||
+				{ echo "docs/errnos:$line: $by: no base ${by#in@} (boot/base/)"; rc=1; } ;;
+		baseline@*)
+			b=${by#baseline@}
+			if ! known_bases | grep -qxF "$b"; then
+				echo "docs/errnos:$line: $by: no base $b (boot/base/)"; rc=1
+			elif [ "$(unpatched_errno "$b")" != "$e" ]; then
+				echo "docs/errnos:$line: $e for $by, but boot/base/$b/base.conf says UNKNOWN_IOCTL_ERRNO='$(base_conf "$b" UNKNOWN_IOCTL_ERRNO)'"; rc=1
+			fi ;;
+		*)
+			c=$(awk -v t="$by" '$1 == t' "$LOGS/selftest-cases")
+			if [ -z "$c" ]; then
+				echo "docs/errnos:$line: $e: no selftest case $by (TEST/TEST_F in selftests/pidfd_getfd_ioctl_test.c or pidfd_getfd_fault_test.c)"; rc=1
+			elif ! echo "$c" | tr ' ' '\n' | sed 1d | grep -qxF "$e"; then
+				echo "docs/errnos:$line: $e: the selftest case $by does not name $e"; rc=1
+			fi ;;
+		esac
+	done <"$LOGS/errnos-tests"
+	for b in $(known_bases); do
+		e=$(unpatched_errno "$b")
+		if grep -q " $e baseline@$b\$" "$LOGS/errnos-tests"; then
+			echo "$b: a kernel without the series answers $e: a row says so"
+		else
+			echo "$b: a kernel without the series answers $e (base.conf), and no row of docs/errnos is shown by baseline@$b"
+			rc=1
+		fi
+	done
+	echo "$n cases, bases and reasons named by docs/errnos"
+	return $rc
+}
+
 # What the selftests assert: errno names on their EXPECT/ASSERT lines. ENXIO
 # is the contrast case, open(2) of /proc/PID/fd/N of a socket, not the ioctl.
 selftest_errnos() {
@@ -41,57 +110,44 @@ selftest_errnos() {
 		"$TOP/selftests/pidfd_getfd_fault_test.c" | grep -oE '\<E[A-Z0-9]+\>' |
 		sort -u | comm -12 - "$LOGS/errno-names" | grep -vx ENXIO
 }
-
-errnos_match() { # NAME-A FUNC-A NAME-B FUNC-B
-	$2 >"$LOGS/errnos-a"
-	$4 >"$LOGS/errnos-b"
-	echo "$1: $(tr '\n' ' ' <"$LOGS/errnos-a")"
-	echo "$3: $(tr '\n' ' ' <"$LOGS/errnos-b")"
-	[ -s "$LOGS/errnos-a" ] || { echo "$1 lists no errno"; return 1; }
-	diff "$LOGS/errnos-a" "$LOGS/errnos-b" | sed -n -e "s|^< |only in $1: |p" -e "s|^> |only in $3: |p"
-	cmp -s "$LOGS/errnos-a" "$LOGS/errnos-b"
+selftest_errnos_have_rows() {
+	errnos -v doc=tests "$ERRNOS" | awk '$3 != "untested" && $3 !~ /@/ { print $2 }' | sort -u >"$LOGS/errnos-shown"
+	selftest_errnos >"$LOGS/errnos-asserted"
+	echo "asserted by the selftests: $(tr '\n' ' ' <"$LOGS/errnos-asserted")"
+	echo "docs/errnos names a case for: $(tr '\n' ' ' <"$LOGS/errnos-shown")"
+	[ -s "$LOGS/errnos-asserted" ] || { echo "the selftests assert no errno"; return 1; }
+	diff "$LOGS/errnos-asserted" "$LOGS/errnos-shown" |
+		sed -n -e 's/^< \(.*\)/\1: asserted by a selftest; no row of docs\/errnos names a case for it/p' \
+			-e 's/^> \(.*\)/\1: a row names a case for it; no selftest asserts it/p'
+	cmp -s "$LOGS/errnos-asserted" "$LOGS/errnos-shown"
 }
 
-# Documented, and not asserted by any test: EINTR needs a fatal signal to
-# the caller while it waits for the target's exec_update_lock (it never
-# sees the errno), and EACCES an LSM with a file_receive hook (the guest
-# kernels have only Yama, whose EPERM is tested).
-UNTESTED_ERRNOS="EACCES EINTR"
-man_tested_errnos() {
-	man_errnos | grep -vxF "$(echo $UNTESTED_ERRNOS | tr ' ' '\n')"
+# errno_rows_match WHAT DOC FILE [BASE]: FILE's rows (errnos.awk doc=DOC)
+# are the rows of docs/errnos for DOC (of BASE), one for one.
+errno_rows_match() {
+	errnos -v doc=table -v of="$2" -v base="${4:-}" "$ERRNOS" >"$LOGS/errnos-table" || return 1
+	errnos -v doc="$2" "$3" >"$LOGS/errnos-doc" || return 1
+	sort -u -o "$LOGS/errnos-table" "$LOGS/errnos-table"
+	sort -u -o "$LOGS/errnos-doc" "$LOGS/errnos-doc"
+	echo "$1: $(grep -c . "$LOGS/errnos-doc") rows; docs/errnos has $(grep -c . "$LOGS/errnos-table") for it"
+	[ -s "$LOGS/errnos-doc" ] || { echo "$1: no errors list found ($3)"; return 1; }
+	diff "$LOGS/errnos-table" "$LOGS/errnos-doc" |
+		sed -n -e "s|^< |missing from $1: |p" -e "s|^> |in $1, not in docs/errnos: |p"
+	cmp -s "$LOGS/errnos-table" "$LOGS/errnos-doc"
 }
-untested_errnos_are_documented_and_untested() {
-	rc=0
-	for e in $UNTESTED_ERRNOS; do
-		man_errnos | grep -qx "$e" || { echo "$e is not in the man page's ERRORS"; rc=1; }
-		selftest_errnos | grep -qx "$e" && { echo "$e is asserted by a test now: drop it from UNTESTED_ERRNOS"; rc=1; }
-	done
-	[ $rc = 1 ] || echo "documented, not asserted by a test: $UNTESTED_ERRNOS"
-	return $rc
+man_rows_match() { errno_rows_match "the man page" man "$MAN"; }
+# The page as BASE's series adds it (the patch that creates it).
+rst_rows_match() { # BASE
+	s=$(base_conf "$1" SERIES)
+	p=$(grep -l "^+++ b/$RST\$" "$TOP/$s"/*.patch | head -n 1)
+	[ -n "$p" ] || { echo "no patch in $s creates $RST"; return 1; }
+	patch_new_file "$p" "$RST" >"$LOGS/errnos-rst-$1" || return 1
+	echo "$1's page: as ${p#"$TOP"/} adds it"
+	errno_rows_match "$1's page" rst "$LOGS/errnos-rst-$1" "$1"
 }
-
-# The errno sets above can agree while a row means the wrong thing: what a
-# kernel without the series answers differs by base (UNKNOWN_IOCTL_ERRNO in
-# boot/base/BASE/base.conf: ENOTTY on 6.1, EINVAL on 6.12). For each base,
-# an entry of the man page's ERRORS for that errno must say that the kernel
-# does not have PIDFD_IOCTL_GETFD.
-man_entries() { # ERRNO [PAGE]: the text of PAGE's ERRORS entries for ERRNO
-	awk -v e="$1" '/^\.SH ERRORS/ { f = 1; next } f && /^\.SH / { exit }
-		f && /^\.TP/ { getline; cur = $0; next } f && cur == ".B " e' "${2:-$MAN}" | tr '\n' ' '
-}
-unpatched_errno_per_base_is_documented() {
-	rc=0
-	for b in $(known_bases); do
-		# shellcheck disable=SC1090,SC2086
-		e=$(. "$TOP/boot/base/$b/base.conf" && set -- $UNKNOWN_IOCTL_ERRNO && echo "$1")
-		if man_entries "$e" "${1:-$MAN}" | grep -q 'does not have .*PIDFD_IOCTL_GETFD'; then
-			echo "$b: a kernel without the series answers $e; the man page's $e entry says so"
-		else
-			echo "$b: a kernel without the series answers $e; no $e entry of the man page says so"
-			rc=1
-		fi
-	done
-	return $rc
+cover_rows_match() { # BASE
+	c=$(base_conf "$1" SERIES)/0000-cover-letter.patch
+	errno_rows_match "$c" cover "$TOP/$c" "$1"
 }
 
 # Every path of this repository that README.md and docs/*.md name, in
@@ -124,15 +180,16 @@ host_case docs "the-plan-the-docs-blocks-and-the-workflow-are-what-make-docs-wri
 host_case docs "every-path-readme-and-the-docs-name-exists" doc_paths_exist
 host_case docs "man-page-lints-clean-and-renders" man_page_lints_clean
 host_case docs "userspace-api-page-is-valid-rest-in-the-index" rst_page_is_valid
-host_case docs "man-page-errors-are-what-the-selftests-assert" \
-	errnos_match "man page (less $UNTESTED_ERRNOS)" man_tested_errnos "selftests" selftest_errnos
-host_case docs "man-page-errors-no-test-asserts-are-eacces-and-eintr" \
-	untested_errnos_are_documented_and_untested
-host_case docs "man-page-names-each-bases-errno-for-a-kernel-without-the-series" \
-	unpatched_errno_per_base_is_documented
-host_case docs "man-page-errors-are-the-cover-letters" \
-	errnos_match "man page" man_errnos "cover letter" cover_errnos
-host_case docs "man-page-errors-are-the-userspace-api-pages" \
-	errnos_match "man page" man_errnos "$RST" rst_errnos
+host_case errnos "docs-errnos-rows-are-well-formed-and-their-selftest-cases-assert-the-errno" \
+	errno_table_is_sound
+host_case errnos "every-errno-the-selftests-assert-has-a-row-that-names-a-case" \
+	selftest_errnos_have_rows
+host_case errnos "man-page-errors-are-docs-errnos-row-by-row" man_rows_match
+for b in $(known_bases); do
+	host_case errnos-rst "$b-userspace-api-page-errors-are-docs-errnos-row-by-row" rst_rows_match "$b"
+done
+for b in $(known_bases); do
+	host_case errnos-cover "$b-cover-letter-errors-are-docs-errnos-row-by-row" cover_rows_match "$b"
+done
 host_end
 

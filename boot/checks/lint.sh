@@ -4,7 +4,8 @@
 #   applies with git am and with quilt (no fuzz), checkpatch --strict, a
 #   MAINTAINERS entry for every added file, the uapi copy, the reserved
 #   ioctl number, the uapi headers it changes compiled alone with every
-#   guest ABI's compiler, the repo's copies of the selftests and samples,
+#   guest ABI's compiler, the repo's copies of the selftests, the samples
+#   and the userspace-api page,
 #   sparse (nothing new), and gcc -fanalyzer over the supervisor and the
 #   samples.
 #   ARCH's kernel must be built (sparse runs on its config).
@@ -88,6 +89,7 @@ added_files_are_maintained() {
 # other lines (an older or newer kernel's style) says which, as a patch
 # from the repo's copies to its files: boot/base/BASE/sources.diff.
 SOURCES="selftests/pidfd_getfd_ioctl_test.c:tools/testing/selftests/pidfd/pidfd_getfd_ioctl_test.c
+docs/userspace-api/pidfd-getfd.rst:Documentation/userspace-api/pidfd-getfd.rst
 samples/seccomp/user-trap.c:samples/seccomp/user-trap.c
 samples/seccomp/user-trap-helper.c:samples/seccomp/user-trap-helper.c
 samples/seccomp/user-trap-helper.h:samples/seccomp/user-trap-helper.h
@@ -289,7 +291,7 @@ host_case series "the-range-check-finds-linux-pr.h-in-p-C0-CF" range_check_finds
 host_case series "the-uapi-header-spells-out-p-0xb0" uapi_spells_the_command_out
 [ ! -f "$KSRC/fs/pidfs.c" ] ||
 	host_case series "pidfs-ioctl-valid-lists-the-command" pidfs_lists_the_command
-host_case series "selftests-and-samples-are-the-patched-tree's" sources_match_the_series
+host_case series "selftests-samples-and-the-userspace-api-page-are-the-patched-tree's" sources_match_the_series
 uapi_abis >"$LOGS/uapi-abis"
 while read -r abi cc harch; do
 	host_case uapi "$abi" uapi_compiles "$abi" "$cc" "$harch" </dev/null

@@ -260,8 +260,8 @@ fileno == 3 {
 }
 
 fileno == 4 {
-	if (NF < 3 || NF > 4 || $3 !~ /^([0-9]+|patches|patches\*arches|c-files|abis|arches)$/) {
-		bad("want: SUITE GROUP POINTS [WHEN], POINTS a number, patches, patches*arches, c-files, abis or arches")
+	if (NF < 3 || NF > 4 || $3 !~ /^([0-9]+|patches|patches\*arches|c-files|abis|arches|bases)$/) {
+		bad("want: SUITE GROUP POINTS [WHEN], POINTS a number, patches, patches*arches, c-files, abis, arches or bases")
 		next
 	}
 	if (NF == 4 && (w = when_error($4, 1)) != "") {
@@ -306,7 +306,8 @@ END {
 				continue
 			p = hpts[h] == "patches" ? patches[b] : hpts[h] == "c-files" ? cfiles[b] : \
 				hpts[h] == "patches*arches" ? patches[b] * ncheck[b] : \
-				hpts[h] == "abis" ? nabis_all : hpts[h] == "arches" ? ncheck[b] : hpts[h]
+				hpts[h] == "abis" ? nabis_all : hpts[h] == "arches" ? ncheck[b] : \
+				hpts[h] == "bases" ? nbases : hpts[h]
 			add("host " hsuite[h], b, "section\t\001\thost\t" hsuite[h] "\t" hgroup[h] "\t*\t" p)
 		}
 	}
