@@ -227,6 +227,53 @@ prepare_sparse_pristine() {
 	run_logged "$LOGS/sparse-prepare.log" kbuild "$BCACHE/pristine/linux" "$b" -j"$JOBS" olddefconfig prepare
 }
 
+# A patch by anyone but the project (an upstream backport) keeps its
+# upstream author date: older than every patch the project wrote, on any
+# base (issue 40, S5: 6.12/0001 had the date of its export).
+PLACEHOLDER='pidfd-getfd developers <pidfd-getfd@localhost>'
+patch_epoch() { date -u -d "$(sed -n 's/^Date: //p' "$1" | head -n 1)" +%s; }
+backports_keep_their_upstream_dates() {
+	ours=$(for f in $(find "$TOP/kernel-patches" -name '0*.patch' ! -name '0000-cover-letter.patch'); do
+		grep -qxF "From: $PLACEHOLDER" "$f" && echo "$(patch_epoch "$f") ${f#"$TOP"/}"
+	done | sort -n | head -n 1)
+	echo "the project's oldest patch: ${ours#* } ($(date -u -d "@${ours%% *}"))"
+	rc=0
+	for p in $(series_patches); do
+		grep -qxF "From: $PLACEHOLDER" "$PATCHES/$p" && continue
+		d=$(patch_epoch "$PATCHES/$p")
+		echo "$p: $(sed -n 's/^From: //p' "$PATCHES/$p" | head -n 1), $(date -u -d "@$d")"
+		[ "$d" -lt "${ours%% *}" ] || { echo "  is not older than the project's patches: not an upstream date"; rc=1; }
+	done
+	return $rc
+}
+
+# kernel-patches/resign.sh on a scratch repo: a commit by an upstream author
+# keeps its author and author date, and gets the poster's sign-off in place
+# of the placeholder's; a commit by the placeholder becomes the poster's.
+resign_keeps_upstream_authors_and_dates() {
+	r=$BCACHE/wt/resign
+	rm -rf "$r"
+	mkdir -p "$r"
+	git -C "$r" init -q
+	git -C "$r" config user.name Poster
+	git -C "$r" config user.email poster@example.org
+	echo a >"$r/f" && git -C "$r" add f && git -C "$r" commit -q -m base && git -C "$r" tag base
+	echo b >>"$r/f" && git -C "$r" add f
+	GIT_AUTHOR_NAME=Upstream GIT_AUTHOR_EMAIL=up@example.org GIT_AUTHOR_DATE=2024-12-01T18:04:36+00:00 \
+		git -C "$r" commit -q -m upstream -m "Signed-off-by: Upstream <up@example.org>
+Signed-off-by: $PLACEHOLDER"
+	echo c >>"$r/f" && git -C "$r" add f
+	GIT_AUTHOR_NAME='pidfd-getfd developers' GIT_AUTHOR_EMAIL=pidfd-getfd@localhost \
+		git -C "$r" commit -q -m ours -m "Signed-off-by: $PLACEHOLDER"
+	sh "$TOP/kernel-patches/resign.sh" "$r" base
+	up=$(git -C "$r" log -1 --format='%an <%ae> %aI|%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' HEAD~1)
+	me=$(git -C "$r" log -1 --format='%an <%ae>|%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' HEAD)
+	echo "upstream commit: $up"
+	echo "our commit: $me"
+	[ "$up" = "Upstream <up@example.org> 2024-12-01T18:04:36+00:00|Upstream <up@example.org>,Poster <poster@example.org>" ] &&
+		[ "$me" = "Poster <poster@example.org>|Poster <poster@example.org>" ]
+}
+
 # The uapi headers the series changes compile on their own in user space,
 # for every guest ABI: the kernel's CONFIG_UAPI_HEADER_TEST steps
 # (usr/include/Makefile: each header installed by headers_install.sh, then
@@ -340,6 +387,8 @@ host_case series "the-uapi-header-spells-out-p-0xb0" uapi_spells_the_command_out
 [ ! -f "$KSRC/fs/pidfs.c" ] ||
 	host_case series "pidfs-ioctl-valid-lists-the-command" pidfs_lists_the_command
 host_case series "selftests-samples-and-the-userspace-api-page-are-the-patched-tree's" sources_match_the_series
+host_case series "backports-keep-their-upstream-author-dates" backports_keep_their_upstream_dates
+host_case series "resign-keeps-upstream-authors-and-dates" resign_keeps_upstream_authors_and_dates
 uapi_abis >"$LOGS/uapi-abis"
 while read -r abi cc harch; do
 	host_case uapi "$abi" uapi_compiles "$abi" "$cc" "$harch" </dev/null
