@@ -343,7 +343,8 @@ selftest_has_no_warning() { # ABI COMPILER KERNEL-ARCH
 # A cover letter as a maintainer receives it (git format-patch -v4
 # --cover-letter --base): To and Cc, a versioned subject that counts the
 # series' patches, a changelog entry for every round after the first
-# ("Changes in vN"), the base named by base-commit, and no body line over
+# ("Changes in vN"), the base named by base-commit, the pristine tree's id
+# (what base-commit names; boot/kernel/tree.sh), and no body line over
 # 75 columns but one with a URL or a Message-ID, which cannot be wrapped.
 cover_letter_is_postable() { # SERIES-DIR
 	f=$PATCHES/$1/0000-cover-letter.patch
@@ -365,6 +366,9 @@ cover_letter_is_postable() { # SERIES-DIR
 		done
 	fi
 	grep -Eq '^base-commit: [0-9a-f]{40}$' "$f" || { echo "no base-commit:"; rc=1; }
+	# what base-commit names: the tarball's tree, whatever commit holds it
+	t=$(git -C "$KSRC" rev-parse pristine^{tree})
+	grep -q "$t" "$f" || { echo "the letter does not name the pristine tree, $t"; rc=1; }
 	awk 'body && length($0) > 75 && !/[a-z]+:\/\/|<[^ ]+@[^ ]+>/ { printf "line %d is %d columns\n", NR, length($0); bad = 1 }
 		/^$/ { body = 1 } END { exit bad }' "$f" || rc=1
 	return $rc
