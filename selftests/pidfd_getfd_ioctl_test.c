@@ -1094,10 +1094,16 @@ static pid_t start_the_hanging_harness(int deathsig, int before)
 	return pid;
 }
 
-TEST(a_case_killed_on_timeout_leaves_yama_as_it_was)
+/*
+ * Start the hanging harness, see the case change the scope, end it as
+ * @how says (SIGKILL: let its harness kill the case on timeout; SIGTERM:
+ * send the harness SIGTERM, as a runner's timeout does), and check that
+ * the scope is back.
+ */
+static void hang_and_end(struct __test_metadata *_metadata, int how)
 {
-	int before, status;
 	const char *why;
+	int before, status;
 	pid_t pid;
 
 	only_in_the_main_harness();
@@ -1106,41 +1112,33 @@ TEST(a_case_killed_on_timeout_leaves_yama_as_it_was)
 		SKIP(return, "%s", why);
 
 	/* The scope changes while the case runs ... */
-	pid = start_the_hanging_harness(SIGKILL, before);
+	pid = start_the_hanging_harness(how, before);
 	ASSERT_GE(pid, 0);
 	EXPECT_EQ(other_scope(before), read_scope()) TH_LOG("the case did not change the scope");
-	/* ... the harness kills it on timeout: a failure, not a skip ... */
+	/* ... the case ends: a timeout is a failure, not a skip ... */
+	if (how == SIGTERM)
+		ASSERT_EQ(0, kill(pid, SIGTERM));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == KSFT_FAIL)
-		TH_LOG("status 0x%x: the case did not time out", status);
+	if (how == SIGTERM) {
+		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
+			TH_LOG("status 0x%x: not killed by SIGTERM", status);
+	} else {
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == KSFT_FAIL)
+			TH_LOG("status 0x%x: the case did not time out", status);
+	}
 	/* ... and the scope is back. */
 	EXPECT_EQ(before, read_scope());
 	write_scope(before);
 }
 
+TEST(a_case_killed_on_timeout_leaves_yama_as_it_was)
+{
+	hang_and_end(_metadata, SIGKILL);
+}
+
 TEST(a_harness_killed_by_sigterm_leaves_yama_as_it_was)
 {
-	int before, status;
-	const char *why;
-	pid_t pid;
-
-	only_in_the_main_harness();
-	why = cannot_change_the_scope(&before);
-	if (why)
-		SKIP(return, "%s", why);
-
-	/* The scope changes while the case runs ... */
-	pid = start_the_hanging_harness(SIGTERM, before);
-	ASSERT_GE(pid, 0);
-	EXPECT_EQ(other_scope(before), read_scope()) TH_LOG("the case did not change the scope");
-	/* ... a runner's timeout sends its harness SIGTERM ... */
-	ASSERT_EQ(0, kill(pid, SIGTERM));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
-		TH_LOG("status 0x%x: not killed by SIGTERM", status);
-	/* ... and the scope is back. */
-	EXPECT_EQ(before, read_scope());
-	write_scope(before);
+	hang_and_end(_metadata, SIGTERM);
 }
 
 /* Runs only in the harness that the two cases above start. */
