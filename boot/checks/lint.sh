@@ -247,6 +247,18 @@ backports_keep_their_upstream_dates() {
 	return $rc
 }
 
+# A reST-style heading in a commit message keeps its underline on a line of
+# its own (issue 40, S7: 6.12/0004 had "The command and its versions ---").
+headings_keep_their_underline() {
+	rc=0
+	for p in $(series_patches); do
+		sed -n '/^Subject:/,/^---$/p' "$PATCHES/$p" | grep -nE '[^-[:space:]][[:space:]]+-{4,}$' |
+			sed "s|^|$p: |" | grep . && rc=1
+	done
+	[ $rc = 1 ] || echo "no heading joined to its underline in $(series_patches | wc -l) messages"
+	return $rc
+}
+
 # kernel-patches/resign.sh on a scratch repo: a commit by an upstream author
 # keeps its author and author date, and gets the poster's sign-off in place
 # of the placeholder's; a commit by the placeholder becomes the poster's.
@@ -393,6 +405,7 @@ host_case series "the-uapi-header-spells-out-p-0xb0" uapi_spells_the_command_out
 host_case series "selftests-samples-and-the-userspace-api-page-are-the-patched-tree's" sources_match_the_series
 host_case series "backports-keep-their-upstream-author-dates" backports_keep_their_upstream_dates
 host_case series "resign-keeps-upstream-authors-and-dates" resign_keeps_upstream_authors_and_dates
+host_case series "message-headings-keep-their-underline" headings_keep_their_underline
 uapi_abis >"$LOGS/uapi-abis"
 while read -r abi cc harch; do
 	host_case uapi "$abi" uapi_compiles "$abi" "$cc" "$harch" </dev/null
