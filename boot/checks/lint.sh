@@ -233,8 +233,9 @@ prepare_sparse_pristine() {
 PLACEHOLDER='pidfd-getfd developers <pidfd-getfd@localhost>'
 patch_epoch() { date -u -d "$(sed -n 's/^Date: //p' "$1" | head -n 1)" +%s; }
 backports_keep_their_upstream_dates() {
-	ours=$(for f in $(find "$TOP/kernel-patches" -name '0*.patch' ! -name '0000-cover-letter.patch'); do
-		grep -qxF "From: $PLACEHOLDER" "$f" && echo "$(patch_epoch "$f") ${f#"$TOP"/}"
+	ours=$(find "$TOP/kernel-patches" -name '0*.patch' ! -name '0000-cover-letter.patch' \
+		-exec grep -lxF "From: $PLACEHOLDER" {} + | while read -r f; do
+		echo "$(patch_epoch "$f") ${f#"$TOP"/}"
 	done | sort -n | head -n 1)
 	echo "the project's oldest patch: ${ours#* } ($(date -u -d "@${ours%% *}"))"
 	rc=0
@@ -379,7 +380,7 @@ cover_letter_is_postable() { # SERIES-DIR
 	fi
 	grep -Eq '^base-commit: [0-9a-f]{40}$' "$f" || { echo "no base-commit:"; rc=1; }
 	# what base-commit names: the tarball's tree, whatever commit holds it
-	t=$(git -C "$KSRC" rev-parse pristine^{tree})
+	t=$(git -C "$KSRC" rev-parse "pristine^{tree}")
 	grep -q "$t" "$f" || { echo "the letter does not name the pristine tree, $t"; rc=1; }
 	awk 'body && length($0) > 75 && !/[a-z]+:\/\/|<[^ ]+@[^ ]+>/ { printf "line %d is %d columns\n", NR, length($0); bad = 1 }
 		/^$/ { body = 1 } END { exit bad }' "$f" || rc=1
