@@ -69,7 +69,7 @@ print-check-suites:
 
 .PHONY: help deps tree kernel initramfs check check-guest check-patched \
 	check-lint check-docs check-harness check-agent-host check-baseline check-prefixes \
-	check-debug check-oci check-pristine-image \
+	check-debug check-oci check-pristine-image check-mutant \
 	bench bench-plot reference-build demo shell clean docs print-check-suites
 
 help:
@@ -91,6 +91,8 @@ help:
 	@echo '                           the one make check boots, byte for byte (weekly)'
 	@echo 'make check-debug           KASAN/lockdep/kmemleak/fault-injection kernel:'
 	@echo '                           selftests, stress, fail-nth sweeps (x86_64)'
+	@echo 'make check-mutant          the ioctl selftest fails, not skips, on a kernel'
+	@echo '                           whose handler answers EINVAL to a valid request'
 	@echo 'make check-oci             Debian 12'"'"'s crun and runc run OCI containers in'
 	@echo '                           a guest (x86_64, the oci image);'
 	@echo '                           part of check-guest'
@@ -209,6 +211,12 @@ check-debug: deps
 	@for a in $(DEBUG_ARCH); do sh boot/run.sh -f debug $$a debug || exit 1; done
 	@echo '== verdict (debug kernels) =='
 	@$(verdict) $(foreach a,$(DEBUG_ARCH),$(LOGS)/$(a)-debug.log)
+
+# The selftest on a kernel whose handler answers EINVAL to a valid request
+# must fail, not skip (boot/checks/mutant-einval.sh; not part of check)
+check-mutant: deps
+	@$(call guest,$(SHELL_ARCH))
+	@sh boot/checks/mutant-einval.sh $(SHELL_ARCH)
 
 # The oci guest alone (part of check-guest and check)
 check-oci: deps

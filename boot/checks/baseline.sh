@@ -4,9 +4,11 @@
 #   initramfs and suite as the patched one, and check, as TAP in
 #   $LOGS/baseline-ARCH.log, that:
 #   - the PIDFD_IOCTL_GETFD selftest skips as a whole there on every ABI,
-#     with its probe's reason: the base's errno for a command the kernel
-#     does not know (UNKNOWN_IOCTL_ERRNO in boot/base/BASE/base.conf), and
-#     on the patched kernel it is skipped as a whole on no ABI
+#     with its probe's reason, ENOTTY on every base (the probe passes a
+#     NULL argument, which even 6.12's pidfs answers with ENOTTY), while a
+#     valid request, the man page's example's, gets the base's errno
+#     (UNKNOWN_IOCTL_ERRNO in boot/base/BASE/base.conf: EINVAL on 6.12),
+#     and on the patched kernel it is skipped as a whole on no ABI
 #     (boot/checks/ioctl-suite.awk);
 #   - the upstream kselftests that fail there are exactly the ones listed
 #     in boot/base/BASE/upstream-known-failures, and no others fail on the patched
@@ -58,17 +60,29 @@ ioctl_suite() {
 		-f "$TOP/boot/checks/ioctl-suite.awk" "$2"
 }
 
-# On the pristine kernel the selftest's probe gets the base's errno and
-# skips the whole test, on every ABI.
+# On the pristine kernel the selftest's probe (a NULL argument) gets ENOTTY
+# and skips the whole test, on every ABI; only ENOTTY is a skip (a patched
+# kernel answers EFAULT, and any other errno is the cases' to fail). A
+# valid request gets the base's errno (UNKNOWN_IOCTL_ERRNO), which the man
+# page's example, failing there, prints on every ABI (its perror() line in
+# man-example's "# got:").
 # shellcheck disable=SC2086
 set -- $UNKNOWN_IOCTL_ERRNO
 errno_name=$1
-ioctl_suite_skips_with_the_base_errno() {
+errno_text=$(/usr/bin/python3 -c 'import os, sys; print(os.strerror(int(sys.argv[1])))' "$2")
+ioctl_suite_skips_with_enotty_and_a_request_gets_the_base_errno() {
 	rc=0
-	ioctl_suite skipped "$pristine" "$errno_name" || rc=1
+	ioctl_suite skipped "$pristine" ENOTTY || rc=1
 	for abi in $ABIS; do
 		section "$abi" pidfd_getfd_ioctl
 		[ -n "$sect" ] || { echo "$abi: no pidfd_getfd_ioctl section on the pristine kernel"; rc=1; }
+		section "$abi" man-example
+		if printf '%s\n' "$sect" | grep -q "ioctl: PIDFD_IOCTL_GETFD: $errno_text"; then
+			echo "$abi: a valid request gets $errno_name ($errno_text) from the pristine kernel"
+		else
+			echo "$abi: the man page's example did not print \"ioctl: PIDFD_IOCTL_GETFD: $errno_text\" ($errno_name) on the pristine kernel"
+			rc=1
+		fi
 	done
 	return $rc
 }
@@ -108,8 +122,8 @@ samples_pass_through_the_fallback() {
 }
 
 host_begin "$LOGS/baseline-$ARCH.log" baseline
-host_case baseline "$ARCH-the-ioctl-suite-skips-with-$(echo "$errno_name" | tr A-Z a-z)-on-the-pristine-kernel" \
-	ioctl_suite_skips_with_the_base_errno
+host_case baseline "$ARCH-the-ioctl-suite-skips-with-enotty-and-a-request-gets-$(echo "$errno_name" | tr A-Z a-z)-on-the-pristine-kernel" \
+	ioctl_suite_skips_with_enotty_and_a_request_gets_the_base_errno
 host_case baseline "$ARCH-the-ioctl-suite-is-not-skipped-on-the-patched-kernel" \
 	patched_kernel_never_skips_the_ioctl_suite
 host_case baseline "$ARCH-upstream-failures-on-the-pristine-kernel-are-the-listed-ones" pristine_failures_are_the_listed_ones

@@ -1,4 +1,4 @@
-# awk -v want=ran|skipped [-v errno=NAME] -f boot/console.awk \
+# awk -v want=ran|skipped|failed [-v errno=NAME] -f boot/console.awk \
 #     -f boot/checks/ioctl-suite.awk LOG...
 #
 # Whether the PIDFD_IOCTL_GETFD selftest ran or was skipped as a whole. On a
@@ -11,7 +11,10 @@
 #                 as a whole: a 32-bit ABI whose compat_ioctl is missing
 #                 gets ENOTTY from its probe, and must fail, not skip. The
 #                 kselftest runner's line for the test (upstream-pidfd) must
-#                 not be a SKIP either.
+#                 not be a SKIP either;
+#   want=failed   (a mutant kernel, boot/checks/mutant-einval.sh) every
+#                 section ran, not skipped as a whole, and exited 1
+#                 (KSFT_FAIL): a broken handler is a failure, not a skip.
 # Prints one line per section; exits 1 if one is not as wanted, or if no
 # section of the selftest is found.
 
@@ -46,6 +49,12 @@ kind == "END" && ours(test) {
 				skipline "', status " status "; log: " FILENAME ")"
 			bad++
 		}
+	} else if (want == "failed" && skipline == "" && status == "1") {
+		print "ok: " key ": failed (status 1), as it must on this kernel"
+	} else if (want == "failed") {
+		print "FAILED: " key ": not a failure on a mutant kernel: status " status \
+			(skipline != "" ? ", skipped as a whole: '" skipline "'" : "") " (log: " FILENAME ")"
+		bad++
 	} else if (skipline != "" || status == "4") {
 		print "FAILED: " key ": skipped as a whole on a patched kernel: '" skipline \
 			"', status " status " (log: " FILENAME ")"

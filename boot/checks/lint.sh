@@ -5,9 +5,9 @@
 #   MAINTAINERS entry for every added file, the uapi copy, the reserved
 #   ioctl number, the uapi headers it changes compiled alone with every
 #   guest ABI's compiler, the repo's copies of the selftests, the samples
-#   and the userspace-api page,
-#   sparse (nothing new), and gcc -fanalyzer over the supervisor and the
-#   samples.
+#   and the userspace-api page, the selftest with no warning from any
+#   ABI's compiler, each cover letter ready to mail, sparse (nothing new),
+#   and gcc -fanalyzer over the supervisor and the samples.
 #   ARCH's kernel must be built (sparse runs on its config).
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -227,6 +227,66 @@ prepare_sparse_pristine() {
 	run_logged "$LOGS/sparse-prepare.log" kbuild "$BCACHE/pristine/linux" "$b" -j"$JOBS" olddefconfig prepare
 }
 
+# A patch by anyone but the project (an upstream backport) keeps its
+# upstream author date: older than every patch the project wrote, on any
+# base (issue 40, S5: 6.12/0001 had the date of its export).
+PLACEHOLDER='pidfd-getfd developers <pidfd-getfd@localhost>'
+patch_epoch() { date -u -d "$(sed -n 's/^Date: //p' "$1" | head -n 1)" +%s; }
+backports_keep_their_upstream_dates() {
+	ours=$(find "$TOP/kernel-patches" -name '0*.patch' ! -name '0000-cover-letter.patch' \
+		-exec grep -lxF "From: $PLACEHOLDER" {} + | while read -r f; do
+		echo "$(patch_epoch "$f") ${f#"$TOP"/}"
+	done | sort -n | head -n 1)
+	echo "the project's oldest patch: ${ours#* } ($(date -u -d "@${ours%% *}"))"
+	rc=0
+	for p in $(series_patches); do
+		grep -qxF "From: $PLACEHOLDER" "$PATCHES/$p" && continue
+		d=$(patch_epoch "$PATCHES/$p")
+		echo "$p: $(sed -n 's/^From: //p' "$PATCHES/$p" | head -n 1), $(date -u -d "@$d")"
+		[ "$d" -lt "${ours%% *}" ] || { echo "  is not older than the project's patches: not an upstream date"; rc=1; }
+	done
+	return $rc
+}
+
+# A reST-style heading in a commit message keeps its underline on a line of
+# its own (issue 40, S7: 6.12/0004 had "The command and its versions ---").
+headings_keep_their_underline() {
+	rc=0
+	for p in $(series_patches); do
+		sed -n '/^Subject:/,/^---$/p' "$PATCHES/$p" | grep -nE '[^-[:space:]][[:space:]]+-{4,}$' |
+			sed "s|^|$p: |" | grep . && rc=1
+	done
+	[ $rc = 1 ] || echo "no heading joined to its underline in $(series_patches | wc -l) messages"
+	return $rc
+}
+
+# kernel-patches/resign.sh on a scratch repo: a commit by an upstream author
+# keeps its author and author date, and gets the poster's sign-off in place
+# of the placeholder's; a commit by the placeholder becomes the poster's.
+resign_keeps_upstream_authors_and_dates() {
+	r=$BCACHE/wt/resign
+	rm -rf "$r"
+	mkdir -p "$r"
+	git -C "$r" init -q
+	git -C "$r" config user.name Poster
+	git -C "$r" config user.email poster@example.org
+	echo a >"$r/f" && git -C "$r" add f && git -C "$r" commit -q -m base && git -C "$r" tag base
+	echo b >>"$r/f" && git -C "$r" add f
+	GIT_AUTHOR_NAME=Upstream GIT_AUTHOR_EMAIL=up@example.org GIT_AUTHOR_DATE=2024-12-01T18:04:36+00:00 \
+		git -C "$r" commit -q -m upstream -m "Signed-off-by: Upstream <up@example.org>
+Signed-off-by: $PLACEHOLDER"
+	echo c >>"$r/f" && git -C "$r" add f
+	GIT_AUTHOR_NAME='pidfd-getfd developers' GIT_AUTHOR_EMAIL=pidfd-getfd@localhost \
+		git -C "$r" commit -q -m ours -m "Signed-off-by: $PLACEHOLDER"
+	sh "$TOP/kernel-patches/resign.sh" "$r" base
+	up=$(git -C "$r" log -1 --format='%an <%ae> %aI|%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' HEAD~1)
+	me=$(git -C "$r" log -1 --format='%an <%ae>|%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' HEAD)
+	echo "upstream commit: $up"
+	echo "our commit: $me"
+	[ "$up" = "Upstream <up@example.org> 2024-12-01T18:04:36+00:00|Upstream <up@example.org>,Poster <poster@example.org>" ] &&
+		[ "$me" = "Poster <poster@example.org>|Poster <poster@example.org>" ]
+}
+
 # The uapi headers the series changes compile on their own in user space,
 # for every guest ABI: the kernel's CONFIG_UAPI_HEADER_TEST steps
 # (usr/include/Makefile: each header installed by headers_install.sh, then
@@ -275,6 +335,58 @@ uapi_compiles() { # ABI COMPILER KERNEL-ARCH
 	done
 }
 
+# The selftest as the kernel's own Makefile builds it, the patched tree's
+# copy, with every guest ABI's compiler (uapi_abis) at -Wall, against the
+# headers the uapi group installed for the ABI's kernel arch (the
+# Makefile's KHDR_INCLUDES): no warning at all. The harness is found as
+# ../kselftest_harness.h, an ordinary header, as in the kernel's build;
+# guest.mk's -isystem makes it a system header, which hides the warnings
+# of its ASSERT_* macros (issue 40, S2: 16 on i386 and armhf).
+selftest_has_no_warning() { # ABI COMPILER KERNEL-ARCH
+	f=$KSRC/tools/testing/selftests/pidfd/pidfd_getfd_ioctl_test.c
+	inc=$BCACHE/uapi/$3/usr/include
+	[ -d "$inc" ] || { echo "no $inc: the uapi group installs it"; return 1; }
+	"$2" -std=gnu11 -O2 -Wall -I"$inc" -pthread -c "$f" -o /dev/null >"$LOGS/abi-cc.out" 2>&1
+	rc=$?
+	cat "$LOGS/abi-cc.out"
+	echo "$1: $2 -Wall: exit $rc, $(grep -c 'warning:' "$LOGS/abi-cc.out") warnings"
+	[ $rc = 0 ] && [ ! -s "$LOGS/abi-cc.out" ]
+}
+
+# A cover letter as a maintainer receives it (git format-patch -v4
+# --cover-letter --base): To and Cc, a versioned subject that counts the
+# series' patches, a changelog entry for every round after the first
+# ("Changes in vN"), the base named by base-commit, the pristine tree's id
+# (what base-commit names; boot/kernel/tree.sh), and no body line over
+# 75 columns but one with a URL or a Message-ID, which cannot be wrapped.
+cover_letter_is_postable() { # SERIES-DIR
+	f=$PATCHES/$1/0000-cover-letter.patch
+	rc=0
+	n=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/$1/series" | wc -l)
+	subj=$(sed -n 's/^Subject: //p' "$f" | head -n 1)
+	echo "$1: $subj"
+	grep -q '^To: [^[:space:]]' "$f" || { echo "no To:"; rc=1; }
+	grep -q '^Cc: [^[:space:]]' "$f" || { echo "no Cc:"; rc=1; }
+	v=$(echo "$subj" | sed -n "s|^\[PATCH v\([0-9][0-9]*\) 0*/$n\] .*|\1|p")
+	if [ -z "$v" ]; then
+		echo "the subject is not [PATCH vN 0/$n] ..."
+		rc=1
+	else
+		i=2
+		while [ "$i" -le "$v" ]; do
+			grep -q "^Changes in v$i\>" "$f" || { echo "no changelog entry 'Changes in v$i'"; rc=1; }
+			i=$((i + 1))
+		done
+	fi
+	grep -Eq '^base-commit: [0-9a-f]{40}$' "$f" || { echo "no base-commit:"; rc=1; }
+	# what base-commit names: the tarball's tree, whatever commit holds it
+	t=$(git -C "$KSRC" rev-parse "pristine^{tree}")
+	grep -q "$t" "$f" || { echo "the letter does not name the pristine tree, $t"; rc=1; }
+	awk 'body && length($0) > 75 && !/[a-z]+:\/\/|<[^ ]+@[^ ]+>/ { printf "line %d is %d columns\n", NR, length($0); bad = 1 }
+		/^$/ { body = 1 } END { exit bad }' "$f" || rc=1
+	return $rc
+}
+
 host_kept "$LOGS/lint.log" && exit 0
 step "checking the series"
 host_begin "$LOGS/lint.log" lint
@@ -292,10 +404,19 @@ host_case series "the-uapi-header-spells-out-p-0xb0" uapi_spells_the_command_out
 [ ! -f "$KSRC/fs/pidfs.c" ] ||
 	host_case series "pidfs-ioctl-valid-lists-the-command" pidfs_lists_the_command
 host_case series "selftests-samples-and-the-userspace-api-page-are-the-patched-tree's" sources_match_the_series
+host_case series "backports-keep-their-upstream-author-dates" backports_keep_their_upstream_dates
+host_case series "resign-keeps-upstream-authors-and-dates" resign_keeps_upstream_authors_and_dates
+host_case series "message-headings-keep-their-underline" headings_keep_their_underline
 uapi_abis >"$LOGS/uapi-abis"
 while read -r abi cc harch; do
 	host_case uapi "$abi" uapi_compiles "$abi" "$cc" "$harch" </dev/null
 done <"$LOGS/uapi-abis"
+while read -r abi cc harch; do
+	host_case warnings "selftest-has-no-warning-for-$abi" selftest_has_no_warning "$abi" "$cc" "$harch" </dev/null
+done <"$LOGS/uapi-abis"
+for s in $(series_dirs); do
+	host_case cover-letter "$(echo "$s" | sed 's|^\.$|series|')-cover-letter-is-postable" cover_letter_is_postable "$s"
+done
 command -v sparse >/dev/null || die "sparse missing (make deps)"
 prepare_sparse_pristine
 for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do

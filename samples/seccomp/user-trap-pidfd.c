@@ -5,6 +5,10 @@
  * reads the address, lets the AF_UNIX bind go on to the kernel, and for the
  * AF_INET one takes the socket out of the child with PIDFD_IOCTL_GETFD and
  * binds it to 127.0.0.1:4998 itself.
+ *
+ * It shows PIDFD_IOCTL_GETFD, which it comes with.  pidfd_getfd(2) (Linux
+ * 5.6) does the same fetch, pidfd_getfd(pidfd, fd, 0), and is what to use
+ * on a kernel without the ioctl, which answers it with ENOTTY.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,7 +69,7 @@ static int sandboxed(int sk)
 	       inet_ntoa(in.sin_addr), ntohs(in.sin_port));
 
 	/* An abstract AF_UNIX address: the supervisor lets the kernel do it. */
-	strcpy(un.sun_path + 1, "user-trap-pidfd");
+	snprintf(un.sun_path + 1, sizeof(un.sun_path) - 1, "user-trap-pidfd");
 	u = socket(AF_UNIX, SOCK_STREAM, 0);
 	if (u < 0 || syscall(__NR_bind, u, (struct sockaddr *)&un, sizeof(un))) {
 		perror("child: bind(AF_UNIX)");
@@ -90,6 +94,8 @@ static int handle(int listener, struct seccomp_notif *req,
 		.flags = PIDFD_GETFD_CLOEXEC,
 	};
 	struct sockaddr_in want;
+	int domain = 0;
+	socklen_t domain_len = sizeof(domain);
 	struct iovec local = { &want, sizeof(want) };
 	struct iovec remote = {
 		(void *)(unsigned long)req->data.args[1], sizeof(want)
@@ -129,7 +135,16 @@ static int handle(int listener, struct seccomp_notif *req,
 		perror("parent: ioctl(PIDFD_IOCTL_GETFD)");
 		return -1;
 	}
-	if (bind(fd, (struct sockaddr *)&in, sizeof(in))) {
+	/*
+	 * The fd number is the child's to change: another of its threads may
+	 * have closed it or dup2()ed another file over it since the trap.
+	 * Judge the file we got, not the number.
+	 */
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &domain_len) ||
+	    domain != AF_INET) {
+		printf("parent: fd %u is no AF_INET socket now: refused\n", args.fd);
+		resp->error = -EINVAL;
+	} else if (bind(fd, (struct sockaddr *)&in, sizeof(in))) {
 		resp->error = -errno;
 		perror("parent: bind");
 	} else {
