@@ -23,7 +23,9 @@
 #   @@@ STRAY ABI TEST pid=N ppid=N state=C comm=NAME
 #                        TEST left that process behind; /init killed it
 #   @@@ KLOG BEGIN ... @@@ KLOG END
-#                        the whole kernel log, at the end
+#                        the whole kernel log, at the end, one
+#                        "<LEVEL>[SECONDS] TEXT" line a record
+#   @@@ KLOG ERROR TEXT  /init could not read it (inside the dump)
 #   @@@ DONE             the guest reached its end: the last marker
 #   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed
 #   @@@ CONSOLE DEVICE TOKEN
