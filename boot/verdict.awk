@@ -286,29 +286,6 @@ function directive(l,   d) {
 	return d
 }
 
-# A point's name (boot/plan/logs, "A point's name"), from its TAP line
-# without nesting prefixes: "not ok 7 selftests: pidfd: pidfd_setns_test #
-# exit=1" -> "pidfd:pidfd_setns_test"; "ok 58 # SKIP why" -> the last RUN
-# line's case (runname); "ok 12 #12: a bind ... # SKIP x" -> "12:_a_bind_...".
-function point_name(l, runname) {
-	sub(/^(not )?ok [0-9]+[ \t]*/, "", l)
-	sub(/^- /, "", l)
-	if (match(l, /^selftests: [^:]+: [^ ]+/)) {
-		l = substr(l, 12, RLENGTH - 11)
-		sub(/: /, ":", l)
-		return l
-	}
-	# the description ends where a directive ('#' as a word of its own) starts
-	if (match(l, /(^|[ \t])#([ \t]|$)/))
-		l = substr(l, 1, RSTART - 1)
-	sub(/[ \t]+$/, "", l)
-	if (l == "")
-		return runname
-	gsub(/#/, "", l)
-	gsub(/[ \t]+/, "_", l)
-	return l
-}
-
 # The reason of a skip: the text after SKIP, blanks squeezed.
 function skip_reason(l) {
 	match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/)
