@@ -476,7 +476,7 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 # this section cleanly? "" if it does, else why not. That log must be a
 # complete one of this base, arch and suite; only its test channel counts,
 # not its console.
-function pristine_fails(name,   p, line, in_it, hit, f, runl, done_p, cons, tok, rn, st, c, why) {
+function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why) {
 	p = dirname(file) "/" run_arch "-pristine.log"
 	hit = done_p = cons = 0
 	runl = rn = st = ""
@@ -516,8 +516,7 @@ function pristine_fails(name,   p, line, in_it, hit, f, runl, done_p, cons, tok,
 	close(p)
 	if (runl == "")
 		return p " (the pristine kernel's log) is not there or empty"
-	split(runl, f, " ")
-	if (runl !~ ("^@@@ RUN base=" run_base " arch=" run_arch " suite=" run_suite " "))
+	if (index(runl, "@@@ RUN base=" run_base " arch=" run_arch " suite=" run_suite " ") != 1)
 		return p " is not the pristine log of base " run_base ", arch " run_arch ", suite " run_suite ": " runl
 	if (why != "")
 		return why
