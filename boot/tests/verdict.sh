@@ -299,6 +299,8 @@ a-planned-skip-on-another-point-fails-$a|$a-check.log: $a: $K: ok 1 point-1 # SK
 a-nameless-skip-named-by-its-run-line-is-planned-$a|the plan
 a-nameless-skip-whose-run-line-names-another-case-fails-$a|$a-check.log: $a: $K: ok
 a-nested-stream-without-a-plan-counted-by-totals-passes-$a|the plan
+a-nested-stream-a-fork-printed-twice-is-read-once-passes-$a|the plan
+a-nested-stream-printed-twice-with-another-line-fails-$a|$a-check.log: $a: $S: # ok 1 sub-x: not the line 1 of the stream that its second plan repeats
 a-nested-stream-without-a-plan-or-totals-fails-$a|$a-check.log: $a: $S: nested TAP: 1 points without a plan
 no-init-line-on-the-console-fails-$a|$a-check.log: $a: the kernel's console has no 'Run /init as init process'
 no-init-line-in-the-dump-fails-$a|$a-check.log: $a: the kernel-log dump has no 'Run /init as init process'
@@ -407,6 +409,12 @@ plan_make_case() {
 		t='# # Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0\n'
 		case $name in *-or-totals-*) t= ;; esac
 		in_sect "$l" "$S" "s/^ok 1 point-1\$/# ok 1 sub-1\n$t""ok 1 point-1/" ;;
+	a-nested-stream-*printed-twice-*)
+		# upstream pidfd_test: a forked child prints the parent's
+		# stdio buffer again, plan and points, then the rest
+		x=sub-1
+		case $name in *-another-line-*) x=sub-x ;; esac
+		in_sect "$l" "$S" "s/^ok 1 point-1\$/# TAP version 13\n# 1..2\n# ok 1 sub-1\n# 1..2\n# ok 1 $x\n# ok 2 sub-2\nok 1 point-1/" ;;
 	no-init-line-on-the-console-fails-*) edit "$l" '/^@@@ CONSOLE/,${/Run \/init as init process/d}' ;;
 	no-init-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/Run \/init as init process/d}' ;;
 	no-cpus-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/smp: Brought up/d}' ;;
