@@ -23,7 +23,9 @@
 #   @@@ STRAY ABI TEST pid=N ppid=N state=C comm=NAME
 #                        TEST left that process behind; /init killed it
 #   @@@ KLOG BEGIN ... @@@ KLOG END
-#                        the whole kernel log, at the end
+#                        the whole kernel log, at the end, one
+#                        "<LEVEL>[SECONDS] TEXT" line a record
+#   @@@ KLOG ERROR TEXT  /init could not read it (inside the dump)
 #   @@@ DONE             the guest reached its end: the last marker
 #   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed
 #   @@@ CONSOLE DEVICE TOKEN
@@ -47,7 +49,31 @@
 #   run[K]   of RUN: base, arch, suite, accel, smp (per file)
 #   tap      for a line in a section: "plan", "ok", "not ok", or ""
 #   tap_skip 1 if that plan or test point carries a SKIP directive
-# $0 is the line without its carriage return.
+# $0 is the line without its carriage return. point_name(), below, names a
+# TAP point as the plan does.
+
+# A point's name (boot/plan/logs, "A point's name"), from its TAP line
+# without nesting prefixes: "not ok 7 selftests: pidfd: pidfd_setns_test #
+# exit=1" -> "pidfd:pidfd_setns_test"; "ok 58 # SKIP why" -> the last RUN
+# line's case (runname); "ok 12 #12: a bind ... # SKIP x" -> "12:_a_bind_...".
+function point_name(l, runname) {
+	sub(/^(not )?ok [0-9]+[ \t]*/, "", l)
+	sub(/^- /, "", l)
+	if (match(l, /^selftests: [^:]+: [^ ]+/)) {
+		l = substr(l, 12, RLENGTH - 11)
+		sub(/: /, ":", l)
+		return l
+	}
+	# the description ends where a directive ('#' as a word of its own) starts
+	if (match(l, /(^|[ \t])#([ \t]|$)/))
+		l = substr(l, 1, RSTART - 1)
+	sub(/[ \t]+$/, "", l)
+	if (l == "")
+		return runname
+	gsub(/#/, "", l)
+	gsub(/[ \t]+/, "_", l)
+	return l
+}
 
 function console_reset() {
 	delete run

@@ -1,23 +1,51 @@
-# awk -v planfile=boot/plan/logs -v trouble=boot/plan/trouble [-v known_bases="B..."] [-v known_arches="A..."] \
-#     -f boot/console.awk -f boot/verdict.awk LOG...
+# awk -v planfile=boot/plan/logs -v trouble=boot/plan/trouble [-v known_bases="B..."] \
+#     [-v known_arches="A..."] [-v smp_ok="ARCH=LINE;..."] -f boot/console.awk -f boot/verdict.awk LOG...
 #
 # Judge guest (and host check) logs written by boot/run.sh against the
 # plan: what each log must hold (boot/plan/logs: its sections in order,
-# the TAP points of each, the skips allowed there with their reasons, the
-# known failures) and what the kernel must never say (boot/plan/trouble).
-# Fails closed: a log the plan has no entry for, a header that does not
-# match the file's name, a section missing, extra, repeated or out of
-# order, a count of TAP points other than the plan's, a skip the plan does
-# not allow, 'Bail out!', a second /init, a TAP line split by a kernel
-# message, a known failure the pristine kernel of the same base does not
-# show (LOGDIR/ARCH-pristine.log), a guest log without the kernel's
-# console (appended by boot/run.sh) and any kernel trouble each fail.
+# the TAP points of each, the skips allowed there, each bound to its point
+# and reason, the known failures) and what the kernel must never say
+# (boot/plan/trouble). Fails closed. Each failure names the log, the
+# section, the TAP line and the rule it breaks:
+# - the log: a log the plan has no entry for, a RUN line that does not
+#   match the file's name and folder (a host log SUITE-ARCH.log whose cases
+#   name another arch), a second RUN or /init, no @@@ DONE;
+# - sections: one missing, extra, repeated or out of order, or ended with a
+#   status other than an exit code the TAP explains (a timeout, a signal);
+# - TAP, read as TAP 13/14 and kselftest write it: one plan per stream
+#   (the section's own, and each nested one: kselftest's runner prints each
+#   test's TAP indented by '# ', TAP 14 by four blanks), at its start or
+#   its end; points numbered from 1, in order, each once, as many as the
+#   plan says; a nested stream without a plan only with kselftest's
+#   "Totals:" line counting its points; a nested stream a forked child
+#   printed again (its plan, then the same points line for line: upstream
+#   pidfd_test's stdio buffer, copied by fork()) read once; 'ok N ... # SKIP reason' is the only
+#   skip and is allowed only where the plan names its point and reason
+#   (POINT - for the section's '1..0 # SKIP'); 'not ok' at any depth, a
+#   TODO, XFAIL or XPASS directive, 'Bail out!', a TAP point outside a
+#   section, a TAP line split by a kernel message each fail;
+# - a known failure (plan 'known' lines) excuses one point, at the
+#   section's own level, and the failures nested under it, only if it
+#   failed cleanly ('not ok', no TIMEOUT, the test ended with an exit
+#   code) and the pristine kernel's log beside it (ARCH-pristine.log), a
+#   complete log of the same base, arch and suite, fails that point cleanly
+#   in its section (not on its console);
+# - the guest's identity: the RUN line's smp= (the line the kernel prints
+#   with every CPU up) must be the arch record's (smp_ok, from boot/lib.sh
+#   SMP_OK), and the kernel's console must say it and 'Run /init as init
+#   process', the first of their kind;
+# - the kernel's log, dumped by /init (@@@ KLOG BEGIN ... END) after the
+#   last test: there, once, complete, of records only, read without error
+#   (@@@ KLOG ERROR), holding the same two lines and every line the trouble
+#   list needs for the log's suite (the debug flavour's checkers);
+# - kernel trouble: a line anywhere in a guest's log (console, dump, a
+#   test's '#' lines) that matches a pattern of boot/plan/trouble.
 # Prints a matrix of arch/ABI x passed/failed/skipped, then every failure
-# as "FAILED ROW: LOG: ARCH: what", the plan's counts for these logs, and
-# last 'N passed, N failed, N skipped'. Exits 1 if anything failed or
-# nothing ran. Every LOG named is expected: one that is missing, empty, or
-# lacks its '@@@ DONE' is a failure. The log format, and the variables its
-# parser sets for the rules below, are in boot/console.awk.
+# as "FAILED ROW: LOG: ARCH: what (log: PATH)", the plan's counts for these
+# logs, and last 'N passed, N failed, N skipped'. Exits 1 if anything
+# failed or nothing ran. Every LOG named is expected: one that is missing,
+# empty, or lacks its '@@@ DONE' is a failure. The log format, and the
+# variables its parser sets for the rules below, are in boot/console.awk.
 
 function failure(row, what) {
 	failed[row]++
@@ -31,10 +59,11 @@ function basename(p) { sub(/.*\//, "", p); return p }
 function dirname(p) { if (!sub(/\/[^\/]*$/, "", p)) p = "."; return p }
 
 # Read the plan and the trouble list.
-function read_plan(   line, f, n) {
+function read_plan(   line, f, n, i) {
 	while ((getline line < planfile) > 0) {
 		sub(/#.*/, "", line)
 		sub(/^[ \t]+/, "", line)
+		sub(/[ \t]+$/, "", line)
 		if (line == "")
 			continue
 		n = split(line, f, /[ \t]+/)
@@ -42,11 +71,12 @@ function read_plan(   line, f, n) {
 			continue
 		np++
 		ptype[np] = f[1]; pbase[np] = f[2]; parch[np] = f[3]; psuite[np] = f[4]
-		pabi[np] = f[5]; pname[np] = f[6]
+		pabi[np] = f[5]; pname[np] = f[6]; ppoint[np] = f[7]
 		prest[np] = ""
-		for (i = 7; i <= n; i++)
-			prest[np] = prest[np] (i > 7 ? " " : "") f[i]
-		if (ptype[np] != "section" && ptype[np] != "skip" && ptype[np] != "known" || n < 7) {
+		for (i = 8; i <= n; i++)
+			prest[np] = prest[np] (i > 8 ? " " : "") f[i]
+		if (!(ptype[np] == "section" && n == 7 && f[7] ~ /^[0-9]+$/ ||
+		    (ptype[np] == "skip" || ptype[np] == "known") && n >= 8)) {
 			print "verdict.awk: " planfile ": bad line: " line > "/dev/stderr"
 			bad_plan = 1
 		}
@@ -61,10 +91,19 @@ function read_plan(   line, f, n) {
 	while ((getline line < trouble) > 0) {
 		if (line ~ /^#/ || line ~ /^[ \t]*$/)
 			continue
-		split(line, f, "\t")
-		nt++
-		tname[nt] = f[1]
-		tre[nt] = f[2]
+		n = split(line, f, "\t")
+		if (f[1] == "need" && n == 5) {
+			nneed++
+			need_suite[nneed] = f[2]; need_name[nneed] = f[3]; need_re[nneed] = f[4]
+		} else if (f[1] != "need" && n == 3 && f[2] != "") {
+			nt++
+			tname[nt] = f[1]
+			tre[nt] = f[2]
+			tre_all = tre_all (nt > 1 ? "|" : "") "(" f[2] ")"
+		} else {
+			print "verdict.awk: " trouble ": bad line: " line > "/dev/stderr"
+			bad_plan = 1
+		}
 	}
 	close(trouble)
 	if (nt == 0) {
@@ -78,11 +117,11 @@ function plan_matches(i) {
 }
 
 # The plan for this log: its sections in order (want[1..nwant] "ABI NAME"),
-# their points, skips and known failures.
+# their points, skips (point and reason) and known failures.
 function load_log_plan(   i, k) {
 	nwant = 0
 	delete want; delete want_points; delete want_skips; delete want_at
-	delete allow; delete known
+	delete allow_point; delete allow_reason; delete known
 	for (i = 1; i <= np; i++) {
 		if (!plan_matches(i))
 			continue
@@ -90,35 +129,44 @@ function load_log_plan(   i, k) {
 		if (ptype[i] == "section") {
 			want[++nwant] = k
 			want_at[k] = nwant
-			want_points[k] = prest[i]
+			want_points[k] = ppoint[i]
 		} else if (ptype[i] == "skip") {
-			allow[k, ++want_skips[k]] = prest[i]
+			want_skips[k]++
+			allow_point[k, want_skips[k]] = ppoint[i]
+			allow_reason[k, want_skips[k]] = prest[i]
 		} else {
-			known[k " " pname2(prest[i])] = 1
+			known[k " " ppoint[i]] = 1
 		}
 	}
 }
-
-function pname2(s) { sub(/ .*/, "", s); return s }
 
 function start_file() {
 	file = FILENAME
 	short = basename(file)
 	arch = run_arch = run_base = run_suite = ""
 	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
+	init_seen = 0
+	klog_begins = klog_ends = in_klog = klog_records = klog_smp = klog_init = 0
 	smp = ""
+	smp_given = 0
 	delete seen_count; delete bad_seen; delete group_count
+	delete used; delete known_used; delete klog_need
 	planned_log = 0
+	last_at = 0
 }
 
 # What the log's name says: ARCH-SUITE.log for a guest, SUITE.log or
-# SUITE-ANYTHING.log for a host check.
+# SUITE-ANYTHING.log for a host check (SUITE-ARCH.log: that arch's, its
+# cases named ARCH-...).
 function check_header(   name, i, h, d) {
 	name = short
 	sub(/\.log$/, "", name)
+	host_for = ""
 	if (run_arch == "host") {
 		if (name != run_suite && index(name, run_suite "-") != 1)
 			failure(arch, "the log says suite=" run_suite ", its name " short)
+		else if (substr(name, length(run_suite) + 2) in arches)
+			host_for = substr(name, length(run_suite) + 2)
 	} else if (name != run_arch "-" run_suite) {
 		# the name is what the caller expected: its plan holds
 		i = index(name, "-")
@@ -153,12 +201,15 @@ function close_section() {
 	if (!insection)
 		return
 	failure(row, sectname ": no END marker: the guest stopped inside the test")
+	close_streams(0)
 	insection = 0
 }
 
 # A section's BEGIN: where it stands against the plan.
 function begin_section(k) {
 	seen_count[k]++
+	if (host_for != "" && index(test, host_for "-") != 1)
+		failure(row, sectname ": a case of " short " must be " host_for "'s (" host_for "-...): the log is of another arch")
 	if (!planned_log)
 		return
 	if (seen_count[k] > 1) {
@@ -183,10 +234,12 @@ function begin_section(k) {
 
 function end_section(   k, expect, i, n) {
 	k = abi " " test
-	if (plan < 0)
+	close_streams(0)
+	flush_nested("")
+	if (st_plan[0] < 0)
 		failure(row, sectname ": no TAP plan (exit status " status ")")
-	else if (npoints != plan)
-		failure(row, sectname ": TAP plan says " plan " tests, " npoints " reported")
+	else if (npoints != st_plan[0])
+		failure(row, sectname ": TAP plan says " st_plan[0] " tests, " npoints " reported")
 	if (planned_log) {
 		if ((abi " *") in want_at)
 			expect = 1
@@ -204,59 +257,295 @@ function end_section(   k, expect, i, n) {
 			failure(row, sectname ": " n " planned skip" (n > 1 ? "s" : "") \
 				" did not happen (" planfile ")")
 	}
-	all_skipped = plan == 0 || (npoints > 0 && nskip == npoints)
+	# A test that did not end with an exit code (a timeout, a signal, its
+	# program missing) fails, whatever its TAP said; a known failure is
+	# not a clean one then.
+	if (status !~ /^[0-9]+$/) {
+		failure(row, sectname ": ended with status " status)
+		for (i = 1; i <= nknown_here; i++)
+			failure(row, sectname ": " known_line[i] ": a known failure, but not a clean one (the test ended with status " status ")")
+		return
+	}
+	all_skipped = st_plan[0] == 0 || (npoints > 0 && nskip == npoints)
 	# A non-zero exit the TAP already explains is not counted again.
 	if (status != "0" && !(status == "4" && all_skipped) && nfail == 0 && nknown_here == 0)
 		failure(row, sectname ": exited with status " status)
 }
 
-# A skip (plan or point): allowed if an unused planned skip's reason is in
-# the text after its SKIP.
-function skip_allowed(line,   k, i, l) {
-	k = abi " " test
-	l = line
-	sub(/^.*# *[Ss][Kk][Ii][Pp]/, "", l)	# the reason: what follows SKIP
+# The directive of a TAP point: the word after its last ' #' that is
+# SKIP, TODO, XFAIL, XPASS or TIMEOUT (kselftest.h, kselftest/runner.sh),
+# upper-cased, or "".
+function directive(l,   d) {
+	d = ""
+	if (match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]([^A-Za-z]|$)/))
+		d = "SKIP"
+	else if (match(l, /[ \t]#[ \t]*([Tt][Oo][Dd][Oo]|XFAIL|XPASS|TIMEOUT)([^A-Za-z]|$)/)) {
+		d = substr(l, RSTART, RLENGTH)
+		sub(/^[ \t]#[ \t]*/, "", d)
+		d = toupper(substr(d, 1, 4)) == "TODO" ? "TODO" : substr(d, 1, 5) == "XFAIL" ? "XFAIL" : \
+			substr(d, 1, 5) == "XPASS" ? "XPASS" : "TIMEOUT"
+	}
+	return d
+}
+
+# The reason of a skip: the text after SKIP, blanks squeezed.
+function skip_reason(l) {
+	match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/)
+	l = substr(l, RSTART + RLENGTH)
 	gsub(/[ \t]+/, " ", l)
+	return l
+}
+
+# A skip (a point, or the plan's POINT -): allowed if an unused planned
+# skip of this section names that point and its reason is in the text
+# after SKIP.
+function skip_allowed(name, line,   k, i, r) {
+	k = abi " " test
+	r = skip_reason(line)
 	for (i = 1; i <= want_skips[k]; i++)
-		if (!((k, i) in used) && index(l, allow[k, i])) {
+		if (!((k, i) in used) && allow_point[k, i] == name && index(r, allow_reason[k, i])) {
 			used[k, i] = 1
 			return 1
 		}
 	return 0
 }
 
-# "not ok 7 selftests: pidfd: pidfd_setns_test # exit=1" -> "pidfd:pidfd_setns_test";
-# "not ok 3 name # text" -> "name"
-function point_name(l) {
-	if (match(l, /selftests: [^:]+: [^ ]+/)) {
-		l = substr(l, RSTART + 11, RLENGTH - 11)
-		sub(/: /, ":", l)
-		return l
-	}
-	sub(/^(not )?ok [0-9]+ (- )?/, "", l)
-	sub(/ .*/, "", l)
-	return l
+# TAP streams of a section by depth (0: the section's own; d: nested d
+# times): its plan (-1: none yet), the points before it, its points, and
+# kselftest's Totals count. close_streams(D) closes every stream deeper
+# than D.
+function open_stream(d) {
+	if (d > maxdepth)
+		maxdepth = d
+	st_open[d] = 1
+	st_plan[d] = -1
+	st_n[d] = st_before[d] = st_bad[d] = st_version[d] = 0
+	st_totals[d] = -1
+	st_run[d] = st_plan_line[d] = ""
+	st_replay[d] = 0
 }
 
-# Does the pristine kernel's log beside this one fail the same point?
-function pristine_fails(name,   p, line, in_it, rc) {
+function close_streams(d,   i) {
+	for (i = maxdepth; i > d; i--) {
+		if (!st_open[i])
+			continue
+		st_open[i] = 0
+		if (st_plan[i] < 0 && st_n[i] > 0 && st_totals[i] != st_n[i])
+			nested_failure("nested TAP: " st_n[i] " points without a plan (nor kselftest's Totals line counting them)")
+		else if (st_plan[i] >= 0 && st_n[i] != st_plan[i])
+			nested_failure("nested TAP: the plan says " st_plan[i] " points, " st_n[i] " reported")
+	}
+	if (maxdepth > d)
+		maxdepth = d
+}
+
+# A failure nested in the section's point to come: held until that point
+# shows whether it is an excused known failure.
+function nested_failure(what) {
+	pending[++npending] = what
+}
+
+function flush_nested(excused,   i) {
+	for (i = 1; i <= npending; i++)
+		if (excused == "")
+			failure(row, sectname ": " pending[i] (insection && kind == "" ? " (nested under: " $0 ")" : ""))
+	npending = 0
+}
+
+# A failure of the TAP line at depth d: held if nested
+function tap_fail(d, what) {
+	if (d)
+		nested_failure($0 (what == "" ? "" : ": " what))
+	else
+		failure(row, sectname ": " $0 (what == "" ? "" : ": " what))
+}
+
+# A TAP line of a section at depth d (content c, its nesting prefixes
+# removed).
+function tap_line(d, c,   num, due, name, dir, k, why) {
+	if (c ~ /^TAP version [0-9]+$/) {
+		close_streams(d)
+		if (!st_open[d])
+			open_stream(d)
+		if (st_version[d] || st_plan[d] >= 0 || st_n[d]) {
+			if (d == 0) {
+				failure(row, sectname ": " $0 ": a second TAP stream in one section")
+				return
+			}
+			open_stream(d)
+		}
+		st_version[d] = 1
+		return
+	}
+	close_streams(d)
+	if (!st_open[d])
+		open_stream(d)
+	if (c ~ /^1\.\.[0-9]+/) {
+		# a forked child's copy of the stream's stdio buffer (upstream
+		# pidfd_test): the same plan again, then the same points, line
+		# for line, read once
+		if (d > 0 && st_plan[d] >= 0 && c == st_plan_line[d] && st_before[d] == 0 && !st_replay[d]) {
+			st_replay[d] = st_n[d]
+			st_n[d] = 0
+			return
+		}
+		if (st_plan[d] >= 0) {
+			tap_fail(d, "a second TAP plan")
+			return
+		}
+		st_plan_line[d] = c
+		st_plan[d] = substr(c, 4) + 0
+		st_before[d] = st_n[d]
+		if (d == 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
+			if (st_plan[d] != 0)
+				failure(row, sectname ": " $0 ": a plan of more than 0 points that says SKIP")
+			else if (skip_allowed("-", c))
+				skipped[row]++
+			else
+				failure(row, sectname ": " $0 ": a skip the plan does not allow (POINT -)")
+		}
+		return
+	}
+	if (c ~ /^Bail out!/) {
+		tap_fail(d, "")
+		return
+	}
+	# a point
+	if (c !~ /^(not )?ok [0-9]+([ \t]|$)/) {
+		tap_fail(d, "a TAP point without its number")
+		if (d == 0)
+			nfail++
+		return
+	}
+	num = c
+	sub(/^(not )?ok /, "", num)
+	sub(/[^0-9].*/, "", num)
+	num += 0
+	due = st_n[d] + 1
+	st_n[d]++
+	if (st_replay[d] >= due) {
+		if (num != due || c != st_line[d, due])
+			tap_fail(d, "not the line " due " of the stream that its second plan repeats")
+		return
+	}
+	st_line[d, due] = c
+	if (num != due && !st_bad[d]) {
+		st_bad[d] = 1
+		tap_fail(d, "point " num ", but " due " is due (points count from 1, in order, each once)")
+	}
+	if (st_plan[d] >= 0 && st_before[d] > 0)
+		tap_fail(d, "a point after the plan that ends the stream")
+	dir = directive(c)
+	if (d > 0) {
+		if (c ~ /^not ok/)
+			nested_failure($0 ": not ok")
+		else if (dir != "" && dir != "SKIP")
+			nested_failure($0 ": not a pass (# " dir ")")
+		return
+	}
+	npoints++
+	name = point_name(c, st_run[0])
+	k = abi " " test
+	if (c ~ /^not ok/ && dir == "SKIP") {
+		nfail++
+		flush_nested("")
+		failure(row, sectname ": " $0 ": not ok, whatever its SKIP says (TAP)")
+	} else if (dir == "SKIP") {
+		nskip++
+		flush_nested("")
+		if (skip_allowed(name, c))
+			skipped[row]++
+		else {
+			nfail++
+			failure(row, sectname ": " $0 ": a skip the plan does not allow (point " name ", " planfile ")")
+		}
+	} else if (c ~ /^ok/ && dir != "") {
+		nfail++
+		flush_nested("")
+		failure(row, sectname ": " $0 ": not a pass (# " dir "; only SKIP is a directive the verdict takes)")
+	} else if (c ~ /^ok/) {
+		npass++
+		passed[row]++
+		flush_nested("")
+	} else if ((k " " name) in known && !((k " " name) in known_used)) {
+		known_used[k " " name] = 1
+		if (dir == "TIMEOUT") {
+			nfail++
+			flush_nested("")
+			failure(row, sectname ": " $0 ": a known failure, but not a clean one (it timed out)")
+		} else if ((why = pristine_fails(name)) == "") {
+			knownfail[row]++
+			nknown++
+			known_line[++nknown_here] = $0
+			flush_nested("known")
+		} else {
+			nfail++
+			flush_nested("")
+			failure(row, sectname ": " $0 ": a known failure, but " why)
+		}
+	} else {
+		nfail++
+		flush_nested("")
+		failure(row, sectname ": " $0)
+	}
+}
+
+# Does the pristine kernel's log beside this one fail the point NAME of
+# this section cleanly? "" if it does, else why not. That log must be a
+# complete one of this base, arch and suite; only its test channel counts,
+# not its console.
+function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why) {
 	p = dirname(file) "/" run_arch "-pristine.log"
-	rc = 0
+	hit = done_p = cons = 0
+	runl = rn = st = ""
 	while ((getline line < p) > 0) {
 		sub(/\r+$/, "", line)
-		if (line == "@@@ BEGIN " abi " " test)
+		if (runl == "") {
+			runl = line
+			tok = line
+			if (match(tok, / console=[^ ]+/))
+				tok = substr(tok, RSTART + 9, RLENGTH - 9)
+			else
+				tok = ""
+			continue
+		}
+		if (line ~ /^@@@ CONSOLE / && tok != "" && substr(line, 13) ~ ("^[^ ]+ " tok "$")) {
+			cons = 1
+			break
+		}
+		if (line == "@@@ DONE")
+			done_p = 1
+		else if (line ~ /^@@@ HOST /)
+			why = p " is not complete: " line
+		else if (line == "@@@ BEGIN " abi " " test) {
 			in_it = 1
-		else if (line ~ /^@@@ END /)
+			rn = ""
+		} else if (line ~ /^@@@ END /) {
+			if (in_it && hit && line !~ / status=[0-9]+$/)
+				hit = 0
 			in_it = 0
-		else if (in_it && line ~ /^not ok [0-9]+/ && point_name(line) == name)
-			rc = 1
+		} else if (in_it && line ~ /^# +RUN +[^ ]+ \.\.\.$/) {
+			rn = line
+			sub(/^# +RUN +/, "", rn)
+			sub(/ \.\.\.$/, "", rn)
+		} else if (in_it && line ~ /^not ok [0-9]+/ && point_name(line, rn) == name && directive(line) != "TIMEOUT")
+			hit = 1
 	}
 	close(p)
-	pristine_log = p
-	return rc
+	if (runl == "")
+		return p " (the pristine kernel's log) is not there or empty"
+	if (index(runl, "@@@ RUN base=" run_base " arch=" run_arch " suite=" run_suite " ") != 1)
+		return p " is not the pristine log of base " run_base ", arch " run_arch ", suite " run_suite ": " runl
+	if (why != "")
+		return why
+	if (!done_p || !cons)
+		return p " is not complete (no @@@ DONE or no console): cut short"
+	if (!hit)
+		return p " (the pristine kernel) does not show it in " abi " " test ", failing cleanly"
+	return ""
 }
 
-function finish_file(   i, k, missing) {
+function finish_file(   i, k, kf, expect) {
 	if (file == "")
 		return
 	close_section()
@@ -265,10 +554,41 @@ function finish_file(   i, k, missing) {
 	else if (!done)
 		failure(arch, "the guest did not reach its end (@@@ DONE missing; " \
 			(console_seen ? "the kernel console is at the end of the log)" : "no kernel console either)"))
-	if (runseen && run_arch != "host" && !console_seen)
-		failure(arch, "no kernel console (@@@ CONSOLE): boot/run.sh appends it when QEMU ends")
-	if (smp != "" && !smp_seen)
-		failure(arch, "the kernel did not say '" smp "': fewer CPUs than asked for")
+	if (runseen && run_arch != "host") {
+		if (!console_seen)
+			failure(arch, "no kernel console (@@@ CONSOLE): boot/run.sh appends it when QEMU ends")
+		# who the guest was: the CPUs its arch's record asks for, and /init
+		expect = (run_arch in smp_want) ? smp_want[run_arch] : ""
+		if (!smp_given)
+			failure(arch, "the RUN line has no smp= (the line the kernel prints with the arch's CPUs up)")
+		else if (expect != "" && smp != expect)
+			failure(arch, "the RUN line says smp=" smp ", the arch's record '" expect "' (boot/arch/" run_arch "/arch.conf)")
+		if (expect == "")
+			expect = smp
+		if (expect == "" && !(run_arch in smp_want))
+			failure(arch, "no CPU count for arch " run_arch " (no boot/arch/" run_arch "/arch.conf)")
+		if (smp != "" && !smp_seen)
+			failure(arch, "the kernel did not say '" smp "': fewer CPUs than asked for")
+		if (console_seen && !init_seen)
+			failure(arch, "the kernel's console has no 'Run /init as init process' after its CPUs came up")
+		# the kernel's log, as /init dumped it
+		if (!klog_begins)
+			failure(arch, "no kernel-log dump (@@@ KLOG BEGIN ... END): /init writes it after the last test")
+		else {
+			if (!klog_ends)
+				failure(arch, "the kernel-log dump has no end (@@@ KLOG END)")
+			if (!klog_records)
+				failure(arch, "the kernel-log dump is empty")
+			if (!klog_init)
+				failure(arch, "the kernel-log dump has no 'Run /init as init process'")
+			if (expect != "" && !klog_smp)
+				failure(arch, "the kernel-log dump has no '" expect "'")
+			for (i = 1; i <= nneed; i++)
+				if (need_suite[i] == run_suite && !(i in klog_need))
+					failure(arch, "the kernel-log dump has no '" need_re[i] "' (" need_name[i] \
+						": boot/plan/trouble needs it in every " run_suite " log)")
+		}
+	}
 	if (planned_log) {
 		for (i = 1; i <= nwant; i++) {
 			k = want[i]
@@ -287,7 +607,7 @@ function finish_file(   i, k, missing) {
 			if (plan_matches(i) && ptype[i] == "skip")
 				planned_skip++
 			else if (plan_matches(i) && ptype[i] == "section" && pname[i] == "*")
-				planned_pass += prest[i]
+				planned_pass += ppoint[i]
 	}
 }
 
@@ -305,6 +625,11 @@ BEGIN {
 	for (i = 1; i <= np; i++)
 		if (parch[i] != "host")
 			arches[parch[i]] = 1
+	# each arch's line for all of its CPUs up, from its record
+	n = split(smp_ok, f, ";")
+	for (i = 1; i <= n; i++)
+		if ((j = index(f[i], "=")) > 1)
+			smp_want[substr(f[i], 1, j - 1)] = substr(f[i], j + 1)
 	# the bases: those the plan names, and every base folder (known_bases)
 	n = split(known_bases, f, " ")
 	for (i = 1; i <= n; i++)
@@ -337,7 +662,6 @@ FNR == 1 {
 	finish_file()
 	start_file()
 	arch = FILENAME
-	last_at = 0
 }
 
 kind == "RUN" {
@@ -351,7 +675,9 @@ kind == "RUN" {
 	arch = run_arch
 	if (nbases > 1)
 		arch = run_base ":" arch
+	smp_given = ("smp" in run)	# before run["smp"] makes it
 	smp = run["smp"]
+	smp_expect = (run_arch in smp_want) ? smp_want[run_arch] : smp
 	check_header()
 	next
 }
@@ -359,14 +685,18 @@ kind == "RUN" {
 kind == "BEGIN" {
 	if (done)
 		failure(arch, $0 ": after @@@ DONE")
+	if (in_klog)
+		failure(arch, $0 ": inside the kernel-log dump")
 	close_section()
 	insection = 1
 	row = arch "/" abi
 	sect = test
 	sectname = abi " " test
 	rows[row] = 1
-	plan = -1
-	npoints = npass = nskip = nfail = nknown_here = 0
+	npoints = npass = nskip = nfail = nknown_here = npending = 0
+	maxdepth = 0
+	delete st_open
+	open_stream(0)
 	begin_section(abi " " test)
 	next
 }
@@ -393,13 +723,60 @@ kind == "END" {
 kind == "DONE" {
 	if (insection)
 		failure(row, sectname ": @@@ DONE inside the test (a test wrote it?)")
-	else
+	else {
+		if (in_klog)
+			failure(arch, "@@@ DONE inside the kernel-log dump")
 		done = 1
+	}
 	next
 }
-# The kernel's console, after everything /init wrote: read for the CPUs
-# and for kernel trouble only.
-kind == "CONSOLE" { close_section(); console_seen = 1; next }
+
+# The kernel's log: once, after the tests, before DONE, records only.
+kind == "KLOG" {
+	if (insection)
+		failure(row, sectname ": " $0 ": inside a test (a test wrote it?)")
+	else if (done)
+		failure(arch, $0 ": after @@@ DONE")
+	else if (text == "BEGIN") {
+		if (klog_begins++)
+			failure(arch, "a second kernel-log dump (@@@ KLOG BEGIN)")
+		in_klog = 1
+	} else if (text == "END") {
+		if (!in_klog)
+			failure(arch, "@@@ KLOG END without its BEGIN")
+		else
+			klog_ends++
+		in_klog = 0
+	} else
+		failure(arch, $0 ": the guest could not read the kernel log")
+	next
+}
+in_klog && kind == "" && !insection {
+	if ($0 ~ /^<[0-7]>\[ *[0-9]+\.[0-9]+\] /) {
+		klog_records++
+		line = $0
+		sub(/^<[0-7]>\[ *[0-9]+\.[0-9]+\] /, "", line)
+		if (line == smp_expect)
+			klog_smp++
+		if (line == "Run /init as init process")
+			klog_init++
+		for (i = 1; i <= nneed; i++)
+			if (need_suite[i] == run_suite && line ~ need_re[i])
+				klog_need[i] = 1
+	} else if ($0 != "")
+		failure(arch, $0 ": not a kernel-log record, in the kernel-log dump")
+}
+
+# The kernel's console, after everything /init wrote: read for the CPUs,
+# /init's start and kernel trouble only.
+kind == "CONSOLE" {
+	close_section()
+	if (in_klog)
+		failure(arch, "the kernel-log dump has no end (@@@ KLOG END)")
+	in_klog = 0
+	console_seen = 1
+	next
+}
 kind == "BADCONSOLE" {
 	failure(insection ? row : arch, "'@@@ CONSOLE' without this boot's token (a test wrote it?): " $0)
 	next
@@ -420,48 +797,43 @@ kind == "INIT" {
 	next
 }
 
-# Bail out! is a TAP producer giving up, wherever it stands.
-/^Bail out!/ { failure(insection ? row : arch, (insection ? sectname ": " : "") $0) }
-
-insection && tap == "plan" {
-	plan = substr($1, 4) + 0
-	if (plan == 0 && tap_skip) {
-		if (skip_allowed($0))
-			skipped[row]++
-		else
-			failure(row, sectname ": " $0 ": a skip the plan does not allow")
+# TAP inside a section: its own (depth 0), and for a guest, nested TAP
+# under '# ' (kselftest's runner) or four blanks (TAP 14). A host check's
+# '#' lines are its command's output, not TAP.
+insection && kind == "" {
+	c = $0
+	dep = 0
+	if (run_arch != "host")
+		while (c ~ /^(# |    )/) {
+			c = substr(c, c ~ /^# / ? 3 : 5)
+			dep++
+		}
+	if (c ~ /^(TAP version [0-9]|1\.\.[0-9]|(not )?ok([ \t]|$)|Bail out!)/) {
+		tap_line(dep, c)
+	} else if (dep > 0) {
+		# a diagnostic of the stream one level up: its kselftest
+		# harness's RUN line (a point's name) or Totals
+		if (c ~ /^ RUN +[^ ]+ \.\.\.$/) {
+			st_run[dep - 1] = c
+			sub(/^ RUN +/, "", st_run[dep - 1])
+			sub(/ \.\.\.$/, "", st_run[dep - 1])
+		} else if (c ~ /^Totals: pass:[0-9]+ fail:0 xfail:0 xpass:0 skip:[0-9]+ error:0$/) {
+			split(c, tot, /[: ]/)
+			st_totals[dep - 1] = tot[4] + tot[12]
+		}
 	}
-	next
 }
 
-insection && tap != "" {
-	npoints++
-	if (tap_skip) {
-		nskip++
-		if (skip_allowed($0))
-			skipped[row]++
-		else {
-			nfail++
-			failure(row, sectname ": " $0 ": a skip the plan does not allow")
-		}
-	} else if (tap == "ok") {
-		npass++
-		passed[row]++
-	} else if ((abi " " test " " point_name($0)) in known) {
-		if (pristine_fails(point_name($0))) {
-			knownfail[row]++
-			nknown++
-			nknown_here++
-		} else {
-			nfail++
-			failure(row, sectname ": " $0 ": a known failure, but " pristine_log \
-				" (the pristine kernel) does not show it")
-		}
-	} else {
-		nfail++
-		failure(row, sectname ": " $0)
-	}
-	next
+# A TAP point outside a section: a test's output escaped it.
+!insection && kind == "" && !in_console && !in_klog && runseen {
+	c = $0
+	if (run_arch != "host")
+		while (c ~ /^(# |    )/)
+			c = substr(c, c ~ /^# / ? 3 : 5)
+	if (c ~ /^not ok/ || c ~ /^ok [0-9]+/)
+		failure(arch, $0 ": a TAP point outside a test's section")
+	else if (c ~ /^Bail out!/)
+		failure(arch, $0)
 }
 
 # A kernel message written into a test's line: what the line said is lost
@@ -471,22 +843,25 @@ insection && kind == "" && run_arch != "host" && !/^#/ && /\[ *[0-9]+\.[0-9]+\] 
 	failure(row, sectname ": a kernel message split a TAP line: " $0)
 }
 
-# The kernel's own line, the first of its kind, printed before /init ran:
-# a test can write to the console (/dev/kmsg), but only later.
+# The kernel's own lines, the first of their kind, printed before /init
+# ran: a test can write to the console (/dev/kmsg), but only later.
 in_console && !smp_line && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] smp: Brought up / {
 	smp_line = 1
 	if (smp != "" && index($0, smp))
 		smp_seen = 1
 }
+in_console && smp_line && !init_seen && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Run \/init as init process$/ {
+	init_seen = 1
+}
 
 # The kernel must not complain, on the console, in a test's '#' lines (a
 # report the test copied, or a kernel line written into one) or in the
 # dumped log: every pattern of the trouble list, on every guest.
-run_arch != "host" {
+run_arch != "host" && $0 ~ tre_all {
 	for (i = 1; i <= nt; i++)
 		if ($0 ~ tre[i]) {
 			line = $0
-			sub(/^#[ \t]*/, "", line)
+			sub(/^(# )+/, "", line)
 			sub(/^<[0-9]+>/, "", line)
 			sub(/^\[ *[0-9.]+\] */, "", line)
 			if (!((i, line) in bad_seen)) {

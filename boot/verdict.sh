@@ -2,11 +2,18 @@
 # boot/verdict.sh LOG...
 #   The verdict over LOGs (boot/verdict.awk reading them through
 #   boot/console.awk), each held against the plan: boot/plan/logs (or
-#   PIDFD_GETFD_PLAN, the self-test's) and boot/plan/trouble. Exit 0 only
-#   if every LOG is there, complete, holds what the plan says and nothing
-#   failed.
+#   PIDFD_GETFD_PLAN, the self-test's) and boot/plan/trouble, and each
+#   guest log against its arch's record (boot/arch/ARCH/arch.conf: the CPUs
+#   the kernel must bring up). Exit 0 only if every LOG is there, complete,
+#   holds what the plan says and nothing failed.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# each arch's line for all of its CPUs up, from its record (boot/lib.sh SMP_OK)
+smp_ok=
+for a in $(known_arches); do
+	smp_ok="$smp_ok$a=$(load_arch "$a" >/dev/null && echo "$SMP_OK");"
+done
 exec awk -v planfile="${PIDFD_GETFD_PLAN:-$TOP/boot/plan/logs}" -v trouble="$TOP/boot/plan/trouble" \
 	-v known_bases="$(known_bases | tr '\n' ' ')" -v known_arches="$(known_arches | tr '\n' ' ')" \
+	-v smp_ok="$smp_ok" \
 	-f "$TOP/boot/console.awk" -f "$TOP/boot/verdict.awk" "$@"

@@ -372,12 +372,18 @@ static void run_suite(const char *suite)
 /*
  * The kernel's log, every record still in its ring, from /dev/kmsg (which
  * a test's 'dmesg -C' does not empty), as "<LEVEL>[SECONDS] TEXT" lines.
+ * The verdict requires it in every guest's log: a log it could not read
+ * (open or read failed, or not one record came) says so in a line of its
+ * own, "@@@ KLOG ERROR ...", which fails the verdict.
  */
 static void dump_kernel_log(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	unsigned long records = 0;
 
 	say("@@@ KLOG BEGIN\n");
+	if (fd < 0)
+		say("@@@ KLOG ERROR open /dev/kmsg: %s\n", strerror(errno));
 	while (fd >= 0) {
 		char rec[8192], *text, *nl;
 		unsigned long long usec;
@@ -386,18 +392,27 @@ static void dump_kernel_log(void)
 
 		if (n < 0 && errno == EPIPE)	/* records lost to the ring */
 			continue;
-		if (n <= 0)
+		if (n < 0 && errno == EAGAIN)	/* the end of the ring */
 			break;
+		if (n <= 0) {
+			say("@@@ KLOG ERROR read /dev/kmsg: %s\n", n ? strerror(errno) : "end of file");
+			break;
+		}
 		rec[n] = 0;
 		/* "PRIO,SEQ,USEC,FLAGS;TEXT\n" and continuation lines */
 		text = strchr(rec, ';');
-		if (!text || sscanf(rec, "%d,%*u,%llu", &prio, &usec) != 2)
+		if (!text || sscanf(rec, "%d,%*u,%llu", &prio, &usec) != 2) {
+			say("@@@ KLOG ERROR read /dev/kmsg: a record not in its format\n");
 			continue;
+		}
 		nl = strchr(++text, '\n');
 		if (nl)
 			*nl = 0;
 		say("<%d>[%5llu.%06llu] %s\n", prio & 7, usec / 1000000, usec % 1000000, text);
+		records++;
 	}
+	if (fd >= 0 && !records)
+		say("@@@ KLOG ERROR read /dev/kmsg: no record\n");
 	if (fd >= 0)
 		close(fd);
 	say("@@@ KLOG END\n");

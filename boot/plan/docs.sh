@@ -88,10 +88,10 @@ fi
 } >"$tmp/check-matrix"
 
 {
-	echo "| base | arch/ABI | suite | test | the reason its line must carry |"
-	echo "|---|---|---|---|---|"
-	awk '$1 == "skip" { r = $7; for (i = 8; i <= NF; i++) r = r " " $i
-		printf "| %s | %s/%s | %s | `%s` | %s |\n", ($2 == "*" ? "every base" : $2), $3, $5, $4, $6, r }' "$plan"
+	echo "| base | arch/ABI | suite | test | point | the reason its line must carry |"
+	echo "|---|---|---|---|---|---|"
+	awk '$1 == "skip" { r = $8; for (i = 9; i <= NF; i++) r = r " " $i
+		printf "| %s | %s/%s | %s | `%s` | `%s` | %s |\n", ($2 == "*" ? "every base" : $2), $3, $5, $4, $6, $7, r }' "$plan"
 } >"$tmp/skips"
 
 n=$(PIDFD_GETFD_CACHE=$tmp sh "$TOP/boot/deps.sh" -l | wc -l)

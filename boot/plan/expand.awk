@@ -234,12 +234,9 @@ fileno == 3 {
 	if ($4 ~ /^point=/) {
 		p = substr($4, 7)
 		i = 5
-	} else if ($1 == "known") {
-		bad("want: known NAMES WHEN point=POINT REASON...")
-		next
 	}
-	if (NF < i || p == "" && $4 ~ /^point=/) {
-		bad("want: " $1 " NAMES WHEN [point=POINT] REASON...")
+	if (NF < i || p == "") {
+		bad("want: " $1 " NAMES WHEN point=POINT REASON...")
 		next
 	}
 	if ((w = when_error($3, 0)) != "") {
@@ -334,7 +331,7 @@ END {
 							if (!names_match(knames[k], s, nm) || !when_holds(kwhen[k], b, a, abi[j], rfl[r]))
 								continue
 							add(lg, b, ktype[k] "\t\001\t" a "\t" s "\t" abi[j] "\t" nm "\t" \
-								(kpoint[k] != "" ? kpoint[k] "\t" : "") kreason[k])
+								kpoint[k] "\t" kreason[k])
 						}
 					}
 			}
@@ -353,16 +350,31 @@ END {
 	print "#       host check's log SUITE.log or SUITE-ANYTHING.log), in order, with"
 	print "#       its count of TAP points; NAME * with ARCH host: POINTS sections of"
 	print "#       group ABI, each one point (boot/lib.sh's host_case)"
-	print "#   skip BASE ARCH SUITE ABI NAME REASON..."
-	print "#       one skipped point (or a whole section's '1..0 # SKIP') allowed in"
-	print "#       that section: the skip's line must carry REASON"
+	print "#   skip BASE ARCH SUITE ABI NAME POINT REASON..."
+	print "#       one skipped point allowed in that section: the point named POINT"
+	print "#       (below) may be 'ok N ... # SKIP' with REASON in the text after its"
+	print "#       SKIP; POINT - is the whole section's '1..0 # SKIP REASON'. Only"
+	print "#       points of the section's own TAP (not a kselftest's nested TAP)"
 	print "#   known BASE ARCH SUITE ABI NAME POINT REASON..."
-	print "#       a failing point (DIR:TEST for a kselftest) counted as known, not"
-	print "#       failed, if the pristine kernel's log beside it (ARCH-pristine.log)"
-	print "#       fails it too"
+	print "#       the point named POINT counted as known, not failed, if it fails"
+	print "#       cleanly ('not ok', no TIMEOUT, the test not timed out) and fails"
+	print "#       cleanly in the pristine kernel's log beside it (ARCH-pristine.log),"
+	print "#       a complete log of the same base and arch; one point each"
 	print "#   ci TARGET BASE ARCHES"
 	print "#       a step of CI (.ci/run), in order: make TARGET BASE=BASE [ARCH=ARCHES]"
 	print "#       (* for every arch the plan has for that target's suite)"
+	print "#   weekly TARGET BASE ARCHES"
+	print "#       the same, for the workflow's weekly job only (not .ci/run)"
+	print "#"
+	print "# A point's name (POINT), one blank-free token, from its TAP line"
+	print "# 'ok N DESCRIPTION # DIRECTIVE' (boot/console.awk, point_name()):"
+	print "#   - kselftest's runner, 'selftests: DIR: TEST': DIR:TEST;"
+	print "#   - a line without a description (6.1's kselftest_harness.h prints a"
+	print "#     skipped case as 'ok N # SKIP REASON'): the case named by the last"
+	print "#     '#  RUN           FIXTURE.TEST ...' line before it, FIXTURE.TEST;"
+	print "#   - any other: the description, each run of blanks one '_', without '#'"
+	print "#     (kselftest_harness.h's FIXTURE[.VARIANT].TEST as it is; the samples'"
+	print "#     '#12: a bind ...' is 12:_a_bind_...)."
 	print "#"
 	print "# BASE * is every base; a base that differs gets lines of its own instead."
 	print ""

@@ -12,7 +12,7 @@ function reason(l) {
 }
 FNR == 1 { flush_host() }
 kind == "RUN" { base = run["base"]; arch = run["arch"]; suite = run["suite"]; next }
-kind == "BEGIN" { s = abi "\t" test; n = 0; nsk = 0; next }
+kind == "BEGIN" { s = abi "\t" test; n = 0; nsk = 0; runname = ""; next }
 kind == "END" {
 	if (arch == "host") {
 		if (!(abi in groups))
@@ -25,10 +25,12 @@ kind == "END" {
 	}
 	next
 }
-test != "" && tap == "plan" && tap_skip { sk[++nsk] = reason($0); next }
+# kselftest_harness.h's line before a case: 6.1's skip line has no name
+test != "" && /^# +RUN +[^ ]+ \.\.\.$/ { runname = $3; next }
+test != "" && tap == "plan" && tap_skip { sk[++nsk] = "-\t" reason($0); next }
 test != "" && tap != "" && tap != "plan" {
 	n++
 	if (tap_skip)
-		sk[++nsk] = reason($0)
+		sk[++nsk] = point_name($0, runname) "\t" reason($0)
 }
 END { flush_host() }

@@ -1,0 +1,84 @@
+# awk -v base=B -v arch=A -v suite=S -v smp=TEXT -v token=T -v trouble=FILE \
+#     -f boot/tests/plan-logs.awk PLAN
+#
+# The log of a guest that did everything the plan (boot/plan/logs format)
+# says ARCH-SUITE.log of BASE must hold, as boot/run.sh and the guest's
+# /init (boot/image/init.c) write it: its RUN line (smp=TEXT, the arch
+# record's line, boot/lib.sh SMP_OK), every planned section in order with
+# a TAP version, a plan and its points, each planned skip on a point named
+# as the plan's POINT (the last points of the section; POINT - is the whole
+# section's '1..0 # SKIP'), the kernel-log dump with the boot's identity
+# lines and the lines the trouble list needs for SUITE, DONE, and the
+# kernel's console. boot/tests/verdict.sh makes its cases from it, so that
+# they follow the plan.
+
+function matches(f) {
+	return (f[2] == "*" || f[2] == base) && f[3] == arch && f[4] == suite
+}
+
+BEGIN { FS = "[ \t]+" }
+
+{
+	sub(/#.*/, "")
+	sub(/^[ \t]+/, "")
+}
+$0 == "" { next }
+{ split($0, f, /[ \t]+/) }
+f[1] == "section" && matches(f) {
+	k = f[5] " " f[6]
+	order[++n] = k
+	points[k] = f[7]
+	next
+}
+f[1] == "skip" && matches(f) {
+	k = f[5] " " f[6]
+	r = f[8]
+	for (i = 9; i <= NF; i++)
+		r = r " " $i
+	nskip[k]++
+	skip_point[k, nskip[k]] = f[7]
+	skip_reason[k, nskip[k]] = r
+}
+
+END {
+	print "@@@ RUN base=" base " arch=" arch " suite=" suite " accel=tcg console=" token " smp=" smp
+	print "@@@ INIT suite=" suite
+	for (s = 1; s <= n; s++) {
+		k = order[s]
+		split(k, kf, " ")
+		print "@@@ BEGIN " k
+		print "TAP version 13"
+		status = 0
+		if (nskip[k] == 1 && skip_point[k, 1] == "-") {
+			print "1..0 # SKIP " skip_reason[k, 1]
+			status = 4
+		} else {
+			print "1.." points[k]
+			first = points[k] - nskip[k]
+			for (i = 1; i <= points[k]; i++)
+				if (i > first)
+					print "ok " i " " skip_point[k, i - first] " # SKIP " skip_reason[k, i - first]
+				else
+					print "ok " i " point-" i
+		}
+		print ""
+		print "@@@ END " k " status=" status
+	}
+	print "@@@ KLOG BEGIN"
+	print "<6>[    0.000000] Linux version 6.1.0 (plan-logs.awk)"
+	print "<6>[    0.100000] " smp
+	while ((getline line < trouble) > 0) {
+		split(line, t, "\t")
+		if (t[1] == "need" && t[2] == suite)
+			print "<6>[    0.200000] " t[5]
+	}
+	close(trouble)
+	print "<6>[    1.000000] Run /init as init process"
+	print "@@@ KLOG END"
+	print "@@@ DONE"
+	print ""
+	print "@@@ CONSOLE ttyS0 " token
+	print "[    0.000000] Linux version 6.1.0 (plan-logs.awk)"
+	print "[    0.100000] " smp
+	print "[    1.000000] Run /init as init process"
+}
