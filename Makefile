@@ -19,7 +19,7 @@ LOGS := $(PIDFD_GETFD_CACHE)/logs/$(BASE)
 ALL_ARCHES := $(patsubst boot/arch/%/arch.conf,%,$(wildcard boot/arch/*/arch.conf))
 ARCH_GIVEN := $(filter command line,$(origin ARCH))
 # The plan is expanded from rules (boot/plan/expand.sh: boot/plan/matrix,
-# boot/suites/points and skips, boot/checks/points, the records): a
+# boot/plan/points and skips, boot/checks/points, the records): a
 # malformed line of them, or a boot/plan/logs that is not their expansion
 # (make docs writes it), stops every target that runs a verdict at once,
 # naming it. Targets that judge nothing (deps, the builds, docs) go on: a

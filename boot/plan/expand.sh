@@ -2,8 +2,8 @@
 # boot/plan/expand.sh [-w | -c]
 #   The plan (boot/plan/logs), expanded from the facts it follows from:
 #   boot/plan/matrix (which suite runs on which base and arch, CI's steps),
-#   the suite files and boot/suites/points (each test's TAP points, once),
-#   boot/suites/skips (skips as rules on what the records declare),
+#   the suite files and boot/plan/points (each test's TAP points, once),
+#   boot/plan/skips (skips as rules on what the records declare),
 #   boot/checks/points (the host checks' groups), the arch records
 #   (boot/arch/*/arch.conf: ABIS, ABI_LACKS_<abi>, kernel.config), the
 #   base records (boot/base/*/base.conf: KERNEL_VERSION, the series).
@@ -67,7 +67,7 @@ options() { sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=[ym]$/\1/p' "$@"; }
 
 cd "$TOP"
 awk -v facts="$tmp/facts" -f boot/plan/expand.awk \
-	boot/plan/matrix boot/suites/points boot/suites/skips boot/checks/points >"$tmp/logs"
+	boot/plan/matrix boot/plan/points boot/plan/skips boot/checks/points >"$tmp/logs"
 
 case ${1:-} in
 -w)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # boot/tests/plan-rules.sh
 #   The plan's rules fail at once: in a copy of the project, a malformed
-#   line in each of boot/plan/matrix, boot/suites/points, boot/suites/skips,
+#   line in each of boot/plan/matrix, boot/plan/points, boot/plan/skips,
 #   boot/checks/points and a suite file, and a boot/plan/logs that is not
 #   the rules' expansion, each stop 'make -n check' before it runs
 #   anything, naming the file and line (or saying make docs); the copy as
@@ -40,8 +40,8 @@ try() {
 n() { echo $(($(wc -l <"$TOP/$1") + 1)); }
 try "" boot/plan/matrix ""
 try "boot/plan/matrix:$(n boot/plan/matrix): no arch 'nosucharch'" boot/plan/matrix "suite check * nosucharch"
-try "boot/suites/points:$(n boot/suites/points): want: NAME POINTS" boot/suites/points "hello two"
-try "boot/suites/skips:$(n boot/suites/skips): condition 'kernel<=6.9'" boot/suites/skips "skip samples kernel<=6.9 why"
+try "boot/plan/points:$(n boot/plan/points): want: NAME POINTS" boot/plan/points "hello two"
+try "boot/plan/skips:$(n boot/plan/skips): condition 'kernel<=6.9'" boot/plan/skips "skip samples kernel<=6.9 why"
 try "boot/checks/points:$(n boot/checks/points): want: SUITE GROUP POINTS" boot/checks/points "lint series"
 try "boot/suites/check:$(n boot/suites/check): ABIS is 'some'" boot/suites/check "hello2 some 30 hello"
 try "boot/plan/logs differs from what boot/plan/expand.sh makes of the rules: make docs" \
