@@ -316,6 +316,9 @@ a-known-failure-only-on-the-pristine-console-fails-$a|$a-check.log: $a: $S: not 
 a-known-failure-with-a-pristine-log-of-another-base-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
 a-known-failure-with-a-pristine-log-cut-short-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
 a-known-failure-excuses-one-point-only-$a|$a-check.log: $a: $S: not ok 3 point-3
+a-skip-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point-2#SKIP not here: a directive without a blank before its '#'
+a-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point-2#TODO x: a directive without a blank before its '#'
+a-nested-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1#TODO x: a directive without a blank before its '#'
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -415,6 +418,10 @@ plan_make_case() {
 		x=sub-1
 		case $name in *-another-line-*) x=sub-x ;; esac
 		in_sect "$l" "$S" "s/^ok 1 point-1\$/# TAP version 13\n# 1..2\n# ok 1 sub-1\n# 1..2\n# ok 1 $x\n# ok 2 sub-2\nok 1 point-1/" ;;
+	a-skip-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#SKIP not here/' ;;
+	a-todo-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#TODO x/' ;;
+	a-nested-todo-without-a-blank-before-its-hash-fails-*)
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..1\n# ok 1 sub-1#TODO x\nok 1 point-1/' ;;
 	no-init-line-on-the-console-fails-*) edit "$l" '/^@@@ CONSOLE/,${/Run \/init as init process/d}' ;;
 	no-init-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/Run \/init as init process/d}' ;;
 	no-cpus-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/smp: Brought up/d}' ;;
