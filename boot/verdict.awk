@@ -327,17 +327,20 @@ function open_stream(d) {
 }
 
 function close_streams(d,   i) {
-	for (i = maxdepth; i > d; i--) {
-		if (!st_open[i])
-			continue
-		st_open[i] = 0
-		if (st_plan[i] < 0 && st_n[i] > 0 && st_totals[i] != st_n[i])
-			nested_failure("nested TAP: " st_n[i] " points without a plan (nor kselftest's Totals line counting them)")
-		else if (st_plan[i] >= 0 && st_n[i] != st_plan[i])
-			nested_failure("nested TAP: the plan says " st_plan[i] " points, " st_n[i] " reported")
-	}
+	for (i = maxdepth; i > d; i--)
+		if (st_open[i])
+			end_stream(i)
 	if (maxdepth > d)
 		maxdepth = d
+}
+
+# The nested stream at depth i ends: its points against its plan.
+function end_stream(i) {
+	st_open[i] = 0
+	if (st_plan[i] < 0 && st_n[i] > 0 && st_totals[i] != st_n[i])
+		nested_failure("nested TAP: " st_n[i] " points without a plan (nor kselftest's Totals line counting them)")
+	else if (st_plan[i] >= 0 && st_n[i] != st_plan[i])
+		nested_failure("nested TAP: the plan says " st_plan[i] " points, " st_n[i] " reported")
 }
 
 # A failure nested in the section's point to come: held until that point
@@ -373,6 +376,9 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 				failure(row, sectname ": " $0 ": a second TAP stream in one section")
 				return
 			}
+			# a new nested stream ends the one open at its depth,
+			# which is checked as any other end checks it
+			end_stream(d)
 			open_stream(d)
 		}
 		st_version[d] = 1
