@@ -709,6 +709,8 @@ kind == "BEGIN" {
 		failure(arch, $0 ": after @@@ DONE")
 	if (in_klog)
 		failure(arch, $0 ": inside the kernel-log dump")
+	else if (klog_begins)
+		failure(arch, $0 ": after the kernel-log dump (@@@ KLOG BEGIN ... END), which /init writes after the last test")
 	close_section()
 	insection = 1
 	row = arch "/" abi

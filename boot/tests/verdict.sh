@@ -320,6 +320,7 @@ a-skip-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point
 a-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point-2#TODO x: a directive without a blank before its '#'
 a-nested-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1#TODO x: a directive without a blank before its '#'
 a-second-tap-version-ending-a-nested-stream-short-fails-$a|$a-check.log: $a: $S: nested TAP: the plan says 3 points, 1 reported
+a-kernel-log-dump-before-a-test-fails-$a|$a-check.log: $a: @@@ BEGIN $S: after the kernel-log dump
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -425,6 +426,10 @@ plan_make_case() {
 		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..1\n# ok 1 sub-1#TODO x\nok 1 point-1/' ;;
 	a-second-tap-version-ending-a-nested-stream-short-fails-*)
 		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..3\n# ok 1 sub-1\n# TAP version 13\n# 1..1\n# ok 1 sub-1\nok 1 point-1/' ;;
+	a-kernel-log-dump-before-a-test-fails-*)
+		sed -n '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/p' "$l" >"$d/klog"
+		edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/d'
+		edit "$l" "/^@@@ INIT suite=/r $d/klog" ;;
 	no-init-line-on-the-console-fails-*) edit "$l" '/^@@@ CONSOLE/,${/Run \/init as init process/d}' ;;
 	no-init-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/Run \/init as init process/d}' ;;
 	no-cpus-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/smp: Brought up/d}' ;;
