@@ -33,7 +33,8 @@
 #   in its section (not on its console);
 # - the guest's identity: the RUN line's smp= (the line the kernel prints
 #   with every CPU up) must be the arch record's (smp_ok, from boot/lib.sh
-#   SMP_OK), and the kernel's console must say it and 'Run /init as init
+#   SMP_OK), the log must hold /init's '@@@ INIT suite=SUITE' of its
+#   suite once, and the kernel's console must say it and 'Run /init as init
 #   process', the first of their kind;
 # - the kernel's log, dumped by /init (@@@ KLOG BEGIN ... END) after the
 #   last test: there, once, complete, of records only, read without error
@@ -591,6 +592,8 @@ function finish_file(   i, k, kf, expect) {
 			failure(arch, "no CPU count for arch " run_arch " (no boot/arch/" run_arch "/arch.conf)")
 		if (smp != "" && !smp_seen)
 			failure(arch, "the kernel did not say '" smp "': fewer CPUs than asked for")
+		if (!ninit)
+			failure(arch, "no '@@@ INIT suite=" run_suite "' line: /init writes it once, when it starts")
 		if (console_seen && !init_seen)
 			failure(arch, "the kernel's console has no 'Run /init as init process' after its CPUs came up")
 		# the kernel's log, as /init dumped it

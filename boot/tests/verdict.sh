@@ -321,6 +321,7 @@ a-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point
 a-nested-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1#TODO x: a directive without a blank before its '#'
 a-second-tap-version-ending-a-nested-stream-short-fails-$a|$a-check.log: $a: $S: nested TAP: the plan says 3 points, 1 reported
 a-kernel-log-dump-before-a-test-fails-$a|$a-check.log: $a: @@@ BEGIN $S: after the kernel-log dump
+no-init-suite-line-fails-$a|$a-check.log: $a: no '@@@ INIT suite=check'
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -430,6 +431,7 @@ plan_make_case() {
 		sed -n '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/p' "$l" >"$d/klog"
 		edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/d'
 		edit "$l" "/^@@@ INIT suite=/r $d/klog" ;;
+	no-init-suite-line-fails-*) edit "$l" '/^@@@ INIT suite=/d' ;;
 	no-init-line-on-the-console-fails-*) edit "$l" '/^@@@ CONSOLE/,${/Run \/init as init process/d}' ;;
 	no-init-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/Run \/init as init process/d}' ;;
 	no-cpus-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/smp: Brought up/d}' ;;
