@@ -290,22 +290,25 @@ function directive(l,   d) {
 	return d
 }
 
-# The reason of a skip: the text after SKIP, blanks squeezed.
+# The reason of a skip: the text after SKIP, blanks squeezed, none at
+# either end.
 function skip_reason(l) {
 	match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/)
 	l = substr(l, RSTART + RLENGTH)
 	gsub(/[ \t]+/, " ", l)
+	sub(/^ /, "", l)
+	sub(/ $/, "", l)
 	return l
 }
 
 # A skip (a point, or the plan's POINT -): allowed if an unused planned
-# skip of this section names that point and its reason is in the text
-# after SKIP.
+# skip of this section names that point and its reason is the text after
+# SKIP, all of it (the real logs' skips end with the plan's reason).
 function skip_allowed(name, line,   k, i, r) {
 	k = abi " " test
 	r = skip_reason(line)
 	for (i = 1; i <= want_skips[k]; i++)
-		if (!((k, i) in used) && allow_point[k, i] == name && index(r, allow_reason[k, i])) {
+		if (!((k, i) in used) && allow_point[k, i] == name && r == allow_reason[k, i]) {
 			used[k, i] = 1
 			return 1
 		}

@@ -352,7 +352,7 @@ END {
 	print "#       group ABI, each one point (boot/lib.sh's host_case)"
 	print "#   skip BASE ARCH SUITE ABI NAME POINT REASON..."
 	print "#       one skipped point allowed in that section: the point named POINT"
-	print "#       (below) may be 'ok N ... # SKIP' with REASON in the text after its"
+	print "#       (below) may be 'ok N ... # SKIP REASON', REASON all the text after its"
 	print "#       SKIP; POINT - is the whole section's '1..0 # SKIP REASON'. Only"
 	print "#       points of the section's own TAP (not a kselftest's nested TAP)"
 	print "#   known BASE ARCH SUITE ABI NAME POINT REASON..."
