@@ -29,7 +29,8 @@
 #   section's own level, and the failures nested under it, only if it
 #   failed cleanly ('not ok', no TIMEOUT, the test ended with an exit
 #   code) and the pristine kernel's log beside it (ARCH-pristine.log), a
-#   complete log of the same base, arch and suite, fails that point cleanly
+#   complete log of the same base, arch and suite without kernel trouble,
+#   fails that point cleanly
 #   in its section (not on its console);
 # - the guest's identity: the RUN line's smp= (the line the kernel prints
 #   with every CPU up) must be the arch record's (smp_ok, from boot/lib.sh
@@ -518,14 +519,23 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 
 # Does the pristine kernel's log beside this one fail the point NAME of
 # this section cleanly? "" if it does, else why not. That log must be a
-# complete one of this base, arch and suite; only its test channel counts,
-# not its console.
-function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why) {
+# complete one of this base, arch and suite, without kernel trouble (the
+# trouble list on every line, console too: a kernel that oopsed excuses
+# nothing); only its test channel counts for the point, not its console.
+function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why, bad, i) {
 	p = dirname(file) "/" run_arch "-pristine.log"
 	hit = done_p = cons = 0
-	runl = rn = st = ""
+	runl = rn = st = bad = ""
 	while ((getline line < p) > 0) {
 		sub(/\r+$/, "", line)
+		if (bad == "" && line ~ tre_all)
+			for (i = 1; i <= nt; i++)
+				if (line ~ tre[i]) {
+					bad = p " shows kernel trouble (" tname[i] "): " line
+					break
+				}
+		if (cons)
+			continue
 		if (runl == "") {
 			runl = line
 			tok = line
@@ -537,7 +547,7 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 		}
 		if (line ~ /^@@@ CONSOLE / && tok != "" && substr(line, 13) ~ ("^[^ ]+ " tok "$")) {
 			cons = 1
-			break
+			continue
 		}
 		if (line == "@@@ DONE")
 			done_p = 1
@@ -564,6 +574,8 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 		return p " is not the pristine log of base " run_base ", arch " run_arch ", suite " run_suite ": " runl
 	if (why != "")
 		return why
+	if (bad != "")
+		return bad
 	if (!done_p || !cons)
 		return p " is not complete (no @@@ DONE or no console): cut short"
 	if (!hit)

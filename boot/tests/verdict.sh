@@ -323,6 +323,7 @@ a-second-tap-version-ending-a-nested-stream-short-fails-$a|$a-check.log: $a: $S:
 a-kernel-log-dump-before-a-test-fails-$a|$a-check.log: $a: @@@ BEGIN $S: after the kernel-log dump
 no-init-suite-line-fails-$a|$a-check.log: $a: no '@@@ INIT suite=check'
 a-skip-whose-reason-only-holds-the-planned-one-fails-$a|$a-check.log: $a: $K: ok
+a-known-failure-with-a-pristine-log-showing-kernel-trouble-fails-$a|$a-pristine.log shows kernel trouble (
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -474,6 +475,7 @@ plan_make_case() {
 			in_sect "$l" "$S" 's/^ok 2 point-2$/not ok 2 point-2/;s/status=0$/status=1/' ;;
 		*-of-another-base-*) edit "$p" "1s/base=$b /base=another-base /" ;;
 		*-cut-short-*) edit "$p" "/^@@@ END $S /q" ;;
+		*-showing-kernel-trouble-*) plant klog "$(trouble_lines | head -n 1 | cut -f3)" "$p" ;;
 		esac ;;
 	kernel-trouble-*)
 		t=${name#kernel-trouble-}
