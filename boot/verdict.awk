@@ -26,7 +26,7 @@
 #   its '#' ('ok 1 d#SKIP'), 'Bail out!', a TAP point outside a
 #   section, a TAP line split by a kernel message each fail;
 # - a known failure (plan 'known' lines) excuses one point, at the
-#   section's own level, and the failures nested under it, only if it
+#   section's own level, never the failures nested under it, only if it
 #   failed cleanly ('not ok', no TIMEOUT, the test ended with an exit
 #   code) and the pristine kernel's log beside it (ARCH-pristine.log), a
 #   complete log of the same base, arch and suite without kernel trouble,
@@ -238,7 +238,7 @@ function begin_section(k) {
 function end_section(   k, expect, i, n) {
 	k = abi " " test
 	close_streams(0)
-	flush_nested("")
+	flush_nested()
 	if (st_plan[0] < 0)
 		failure(row, sectname ": no TAP plan (exit status " status ")")
 	else if (npoints != st_plan[0])
@@ -348,16 +348,17 @@ function end_stream(i) {
 		nested_failure("nested TAP: the plan says " st_plan[i] " points, " st_n[i] " reported")
 }
 
-# A failure nested in the section's point to come: held until that point
-# shows whether it is an excused known failure.
+# A failure nested in the section's point to come: held until that point,
+# so that it is named. Always a failure, under a known failure too: the
+# plan's known line excuses its point only (fail closed: the pristine
+# log's nested failures are not compared line for line).
 function nested_failure(what) {
 	pending[++npending] = what
 }
 
-function flush_nested(excused,   i) {
+function flush_nested(   i) {
 	for (i = 1; i <= npending; i++)
-		if (excused == "")
-			failure(row, sectname ": " pending[i] (insection && kind == "" ? " (nested under: " $0 ")" : ""))
+		failure(row, sectname ": " pending[i] (insection && kind == "" ? " (nested under: " $0 ")" : ""))
 	npending = 0
 }
 
@@ -457,7 +458,7 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		if (d == 0) {
 			npoints++
 			nfail++
-			flush_nested("")
+			flush_nested()
 		}
 		tap_fail(d, "a directive without a blank before its '#' (TAP::Parser reads a directive, KTAP allows no '#' in a description): neither a pass nor a skip")
 		return
@@ -475,11 +476,11 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 	k = abi " " test
 	if (c ~ /^not ok/ && dir == "SKIP") {
 		nfail++
-		flush_nested("")
+		flush_nested()
 		failure(row, sectname ": " $0 ": not ok, whatever its SKIP says (TAP)")
 	} else if (dir == "SKIP") {
 		nskip++
-		flush_nested("")
+		flush_nested()
 		if (skip_allowed(name, c))
 			skipped[row]++
 		else {
@@ -488,31 +489,31 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		}
 	} else if (c ~ /^ok/ && dir != "") {
 		nfail++
-		flush_nested("")
+		flush_nested()
 		failure(row, sectname ": " $0 ": not a pass (# " dir "; only SKIP is a directive the verdict takes)")
 	} else if (c ~ /^ok/) {
 		npass++
 		passed[row]++
-		flush_nested("")
+		flush_nested()
 	} else if ((k " " name) in known && !((k " " name) in known_used)) {
 		known_used[k " " name] = 1
 		if (dir == "TIMEOUT") {
 			nfail++
-			flush_nested("")
+			flush_nested()
 			failure(row, sectname ": " $0 ": a known failure, but not a clean one (it timed out)")
 		} else if ((why = pristine_fails(name)) == "") {
 			knownfail[row]++
 			nknown++
 			known_line[++nknown_here] = $0
-			flush_nested("known")
+			flush_nested()
 		} else {
 			nfail++
-			flush_nested("")
+			flush_nested()
 			failure(row, sectname ": " $0 ": a known failure, but " why)
 		}
 	} else {
 		nfail++
-		flush_nested("")
+		flush_nested()
 		failure(row, sectname ": " $0)
 	}
 }

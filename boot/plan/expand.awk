@@ -360,7 +360,7 @@ END {
 	print "#       cleanly ('not ok', no TIMEOUT, the test not timed out) and fails"
 	print "#       cleanly in the pristine kernel's log beside it (ARCH-pristine.log),"
 	print "#       a complete log of the same base and arch without kernel"
-	print "#       trouble; one point each"
+	print "#       trouble; one point each, never a failure nested under it"
 	print "#   ci TARGET BASE ARCHES"
 	print "#       a step of CI (.ci/run), in order: make TARGET BASE=BASE [ARCH=ARCHES]"
 	print "#       (* for every arch the plan has for that target's suite)"

@@ -324,6 +324,7 @@ a-kernel-log-dump-before-a-test-fails-$a|$a-check.log: $a: @@@ BEGIN $S: after t
 no-init-suite-line-fails-$a|$a-check.log: $a: no '@@@ INIT suite=check'
 a-skip-whose-reason-only-holds-the-planned-one-fails-$a|$a-check.log: $a: $K: ok
 a-known-failure-with-a-pristine-log-showing-kernel-trouble-fails-$a|$a-pristine.log shows kernel trouble (
+a-known-failure-does-not-excuse-failures-nested-under-it-$a|$a-check.log: $a: $S: # not ok 1 sub-1: not ok
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -461,6 +462,9 @@ plan_make_case() {
 		case $name in
 		*-excuses-one-point-only-*) in_sect "$l" "$S" 's/^ok 3 point-3$/not ok 3 point-3/' ;;
 		*-with-a-timeout-directive-*) in_sect "$l" "$S" 's/^not ok 2 point-2$/& # TIMEOUT 60 seconds/' ;;
+		*-does-not-excuse-failures-nested-under-it-*)
+			# the pristine log (a copy) fails the same nested point too
+			in_sect "$l" "$S" 's/^not ok 2 point-2$/# TAP version 13\n# 1..1\n# not ok 1 sub-1\n&/' ;;
 		esac
 		p=$d/$a-pristine.log
 		cp "$l" "$p"
