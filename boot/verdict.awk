@@ -27,11 +27,11 @@
 #   section, a TAP line split by a kernel message each fail;
 # - a known failure (plan 'known' lines) excuses one point, at the
 #   section's own level, never the failures nested under it, only if it
-#   failed cleanly ('not ok', no TIMEOUT, the test ended with an exit
-#   code) and the pristine kernel's log beside it (ARCH-pristine.log), a
-#   complete log of the same base, arch and suite without kernel trouble,
-#   fails that point cleanly
-#   in its section (not on its console);
+#   failed cleanly ('not ok', no TIMEOUT, the test exited with status 1)
+#   and the pristine kernel's log beside it (ARCH-pristine.log), a
+#   complete log of the same base, arch and suite without kernel
+#   trouble, fails that point cleanly in its section (not on its
+#   console);
 # - the guest's identity: the RUN line's smp= (the line the kernel prints
 #   with every CPU up) must be the arch record's (smp_ok, from boot/lib.sh
 #   SMP_OK), the log must hold /init's '@@@ INIT suite=SUITE' of its
@@ -269,6 +269,13 @@ function end_section(   k, expect, i, n) {
 			failure(row, sectname ": " known_line[i] ": a known failure, but not a clean one (the test ended with status " status ")")
 		return
 	}
+	# A known failure is a test that said 'not ok' and exited with 1, as
+	# kselftest (KSFT_FAIL) and its runner do when a test fails; a shell's
+	# 128+N (killed by signal N), timeout(1)'s 124, or any other status is
+	# not a clean failure.
+	if (status != "1")
+		for (i = 1; i <= nknown_here; i++)
+			failure(row, sectname ": " known_line[i] ": a known failure, but not a clean one (the test ended with status " status ")")
 	all_skipped = st_plan[0] == 0 || (npoints > 0 && nskip == npoints)
 	# A non-zero exit the TAP already explains is not counted again.
 	if (status != "0" && !(status == "4" && all_skipped) && nfail == 0 && nknown_here == 0)

@@ -357,7 +357,7 @@ END {
 	print "#       points of the section's own TAP (not a kselftest's nested TAP)"
 	print "#   known BASE ARCH SUITE ABI NAME POINT REASON..."
 	print "#       the point named POINT counted as known, not failed, if it fails"
-	print "#       cleanly ('not ok', no TIMEOUT, the test not timed out) and fails"
+	print "#       cleanly ('not ok', no TIMEOUT, the test exited with 1) and fails"
 	print "#       cleanly in the pristine kernel's log beside it (ARCH-pristine.log),"
 	print "#       a complete log of the same base and arch without kernel"
 	print "#       trouble; one point each, never a failure nested under it"

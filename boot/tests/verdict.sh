@@ -325,6 +325,8 @@ no-init-suite-line-fails-$a|$a-check.log: $a: no '@@@ INIT suite=check'
 a-skip-whose-reason-only-holds-the-planned-one-fails-$a|$a-check.log: $a: $K: ok
 a-known-failure-with-a-pristine-log-showing-kernel-trouble-fails-$a|$a-pristine.log shows kernel trouble (
 a-known-failure-does-not-excuse-failures-nested-under-it-$a|$a-check.log: $a: $S: # not ok 1 sub-1: not ok
+a-known-failure-killed-by-a-signal-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 139)
+a-known-failure-with-another-exit-status-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 2)
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -480,6 +482,8 @@ plan_make_case() {
 		*-of-another-base-*) edit "$p" "1s/base=$b /base=another-base /" ;;
 		*-cut-short-*) edit "$p" "/^@@@ END $S /q" ;;
 		*-showing-kernel-trouble-*) plant klog "$(trouble_lines | head -n 1 | cut -f3)" "$p" ;;
+		*-killed-by-a-signal-*) in_sect "$l" "$S" 's/status=1$/status=139/' ;;
+		*-with-another-exit-status-*) in_sect "$l" "$S" 's/status=1$/status=2/' ;;
 		esac ;;
 	kernel-trouble-*)
 		t=${name#kernel-trouble-}
