@@ -316,6 +316,17 @@ a-known-failure-only-on-the-pristine-console-fails-$a|$a-check.log: $a: $S: not 
 a-known-failure-with-a-pristine-log-of-another-base-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
 a-known-failure-with-a-pristine-log-cut-short-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
 a-known-failure-excuses-one-point-only-$a|$a-check.log: $a: $S: not ok 3 point-3
+a-skip-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point-2#SKIP not here: a directive without a blank before its '#'
+a-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point-2#TODO x: a directive without a blank before its '#'
+a-nested-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1#TODO x: a directive without a blank before its '#'
+a-second-tap-version-ending-a-nested-stream-short-fails-$a|$a-check.log: $a: $S: nested TAP: the plan says 3 points, 1 reported
+a-kernel-log-dump-before-a-test-fails-$a|$a-check.log: $a: @@@ BEGIN $S: after the kernel-log dump
+no-init-suite-line-fails-$a|$a-check.log: $a: no '@@@ INIT suite=check'
+a-skip-whose-reason-only-holds-the-planned-one-fails-$a|$a-check.log: $a: $K: ok
+a-known-failure-with-a-pristine-log-showing-kernel-trouble-fails-$a|$a-pristine.log shows kernel trouble (
+a-known-failure-does-not-excuse-failures-nested-under-it-$a|$a-check.log: $a: $S: # not ok 1 sub-1: not ok
+a-known-failure-killed-by-a-signal-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 139)
+a-known-failure-with-another-exit-status-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 2)
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -415,6 +426,22 @@ plan_make_case() {
 		x=sub-1
 		case $name in *-another-line-*) x=sub-x ;; esac
 		in_sect "$l" "$S" "s/^ok 1 point-1\$/# TAP version 13\n# 1..2\n# ok 1 sub-1\n# 1..2\n# ok 1 $x\n# ok 2 sub-2\nok 1 point-1/" ;;
+	a-skip-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#SKIP not here/' ;;
+	a-todo-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#TODO x/' ;;
+	a-nested-todo-without-a-blank-before-its-hash-fails-*)
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..1\n# ok 1 sub-1#TODO x\nok 1 point-1/' ;;
+	a-second-tap-version-ending-a-nested-stream-short-fails-*)
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..3\n# ok 1 sub-1\n# TAP version 13\n# 1..1\n# ok 1 sub-1\nok 1 point-1/' ;;
+	a-kernel-log-dump-before-a-test-fails-*)
+		sed -n '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/p' "$l" >"$d/klog"
+		edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/d'
+		edit "$l" "/^@@@ INIT suite=/r $d/klog" ;;
+	no-init-suite-line-fails-*) edit "$l" '/^@@@ INIT suite=/d' ;;
+	a-skip-whose-reason-only-holds-the-planned-one-fails-*)
+		k=$(skipsec "$a")
+		ks=$(echo "$k" | cut -d' ' -f1-2)
+		p=$(echo "$k" | cut -d' ' -f3)
+		in_sect "$l" "$ks" "s/ $p # SKIP / $p # SKIP not really: /" ;;
 	no-init-line-on-the-console-fails-*) edit "$l" '/^@@@ CONSOLE/,${/Run \/init as init process/d}' ;;
 	no-init-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/Run \/init as init process/d}' ;;
 	no-cpus-line-in-the-dump-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/smp: Brought up/d}' ;;
@@ -437,6 +464,9 @@ plan_make_case() {
 		case $name in
 		*-excuses-one-point-only-*) in_sect "$l" "$S" 's/^ok 3 point-3$/not ok 3 point-3/' ;;
 		*-with-a-timeout-directive-*) in_sect "$l" "$S" 's/^not ok 2 point-2$/& # TIMEOUT 60 seconds/' ;;
+		*-does-not-excuse-failures-nested-under-it-*)
+			# the pristine log (a copy) fails the same nested point too
+			in_sect "$l" "$S" 's/^not ok 2 point-2$/# TAP version 13\n# 1..1\n# not ok 1 sub-1\n&/' ;;
 		esac
 		p=$d/$a-pristine.log
 		cp "$l" "$p"
@@ -451,6 +481,9 @@ plan_make_case() {
 			in_sect "$l" "$S" 's/^ok 2 point-2$/not ok 2 point-2/;s/status=0$/status=1/' ;;
 		*-of-another-base-*) edit "$p" "1s/base=$b /base=another-base /" ;;
 		*-cut-short-*) edit "$p" "/^@@@ END $S /q" ;;
+		*-showing-kernel-trouble-*) plant klog "$(trouble_lines | head -n 1 | cut -f3)" "$p" ;;
+		*-killed-by-a-signal-*) in_sect "$l" "$S" 's/status=1$/status=139/' ;;
+		*-with-another-exit-status-*) in_sect "$l" "$S" 's/status=1$/status=2/' ;;
 		esac ;;
 	kernel-trouble-*)
 		t=${name#kernel-trouble-}
