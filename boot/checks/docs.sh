@@ -26,19 +26,9 @@ PY
 		{ echo "$RST is not in the userspace-api index"; return 1; }
 }
 
-# The errno table, docs/errnos: the man page's ERRORS, each base's
-# userspace-api page and cover letter state its rows, each row's
-# selftest cases assert its errno, and the selftests assert no errno
-# that no row names a case for. A document's rows and what counts as the
-# same condition: boot/checks/errnos.awk.
-ERRNOS=$TOP/docs/errnos
-errnos() { awk -f "$TOP/boot/checks/errnos.awk" "$@"; }
-
-# base_conf BASE VAR: VAR as boot/base/BASE/base.conf sets it
-base_conf() {
-	# shellcheck disable=SC1090
-	(unset "$2" && . "$TOP/boot/base/$1/base.conf" && eval "printf '%s\n' \"\${$2:-}\"")
-}
+# The errno table's shared checks (ERRNOS, errnos, base_conf,
+# errno_rows_match, cover_rows_match): boot/checks/errnos.sh.
+. "$TOP/boot/checks/errnos.sh"
 # unpatched_errno BASE: the name of the errno BASE's pristine kernel answers
 unpatched_errno() {
 	# shellcheck disable=SC2046 # NAME NUMBER
@@ -122,19 +112,6 @@ selftest_errnos_have_rows() {
 	cmp -s "$LOGS/errnos-asserted" "$LOGS/errnos-shown"
 }
 
-# errno_rows_match WHAT DOC FILE [BASE]: FILE's rows (errnos.awk doc=DOC)
-# are the rows of docs/errnos for DOC (of BASE), one for one.
-errno_rows_match() {
-	errnos -v doc=table -v of="$2" -v base="${4:-}" "$ERRNOS" >"$LOGS/errnos-table" || return 1
-	errnos -v doc="$2" "$3" >"$LOGS/errnos-doc" || return 1
-	sort -u -o "$LOGS/errnos-table" "$LOGS/errnos-table"
-	sort -u -o "$LOGS/errnos-doc" "$LOGS/errnos-doc"
-	echo "$1: $(grep -c . "$LOGS/errnos-doc") rows; docs/errnos has $(grep -c . "$LOGS/errnos-table") for it"
-	[ -s "$LOGS/errnos-doc" ] || { echo "$1: no errors list found ($3)"; return 1; }
-	diff "$LOGS/errnos-table" "$LOGS/errnos-doc" |
-		sed -n -e "s|^< |missing from $1: |p" -e "s|^> |in $1, not in docs/errnos: |p"
-	cmp -s "$LOGS/errnos-table" "$LOGS/errnos-doc"
-}
 man_rows_match() { errno_rows_match "the man page" man "$MAN"; }
 # The page as BASE's series adds it (the patch that creates it).
 rst_rows_match() { # BASE
@@ -144,10 +121,6 @@ rst_rows_match() { # BASE
 	patch_new_file "$p" "$RST" >"$LOGS/errnos-rst-$1" || return 1
 	echo "$1's page: as ${p#"$TOP"/} adds it"
 	errno_rows_match "$1's page" rst "$LOGS/errnos-rst-$1" "$1"
-}
-cover_rows_match() { # BASE
-	c=$(base_conf "$1" SERIES)/0000-cover-letter.patch
-	errno_rows_match "$c" cover "$TOP/$c" "$1"
 }
 
 # Every path of this repository that README.md and docs/*.md name, in

@@ -417,6 +417,10 @@ done <"$LOGS/uapi-abis"
 for s in $(series_dirs); do
 	host_case cover-letter "$(echo "$s" | sed 's|^\.$|series|')-cover-letter-is-postable" cover_letter_is_postable "$s"
 done
+# the series' letter states docs/errnos's rows for this base (docs.sh holds
+# every base's to it; here make check-lint BASE=... fails on its own)
+. "$TOP/boot/checks/errnos.sh"
+host_case cover-letter "$BASE-cover-letter-errors-are-docs-errnos-row-by-row" cover_rows_match "$BASE"
 command -v sparse >/dev/null || die "sparse missing (make deps)"
 prepare_sparse_pristine
 for f in $(git -C "$KSRC" diff --name-only pristine series -- '*.c' | grep -v -e '^tools/' -e '^samples/'); do
