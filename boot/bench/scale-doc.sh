@@ -25,8 +25,9 @@ printf '%s\n' "$ref" | grep -Eq '^reference build: [0-9]+ s \(' ||
 for log; do
 	[ -f "$log" ] || die "no log $log"
 done
-grep -qx '<!-- bench: agent-scale -->' "$doc" && grep -qx '<!-- /bench: agent-scale -->' "$doc" ||
+if ! grep -qx '<!-- bench: agent-scale -->' "$doc" || ! grep -qx '<!-- /bench: agent-scale -->' "$doc"; then
 	die "$doc has no '<!-- bench: agent-scale -->' ... '<!-- /bench: agent-scale -->' block"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk -f "$TOP/boot/console.awk" -f "$TOP/boot/bench/tables.awk" "$@" >"$tmp/out"
