@@ -277,9 +277,9 @@ static double per_container;
 static int last_size, first_size;
 static long last_threads;
 
-static long threads_max(void)
+static long read_long(const char *path)
 {
-	FILE *f = fopen("/proc/sys/kernel/threads-max", "re");
+	FILE *f = fopen(path, "re");
 	long t = -1;
 
 	if (!f || fscanf(f, "%ld", &t) != 1)
@@ -287,6 +287,17 @@ static long threads_max(void)
 	if (f)
 		fclose(f);
 	return t;
+}
+
+/* How many tasks the kernel lets exist: threads-max, and pid_max's pids. */
+static long threads_max(void)
+{
+	return read_long("/proc/sys/kernel/threads-max");
+}
+
+static long pid_max(void)
+{
+	return read_long("/proc/sys/kernel/pid_max");
 }
 
 /* One size: the TAP point's status, 0 if ok. */
@@ -301,11 +312,12 @@ static int one_size(int point, int size, int binds)
 
 	if (!boxes || !ns)
 		return printf("not ok %d containers_%d: out of memory\n", point, size), 1;
-	/* Not into the kernel's task limit: that would take the guest with it. */
-	if (per_container > 0 && per_container * size > threads_max())
-		return printf("not ok %d containers_%d: they would take about %.0f tasks (%.1f each, as measured from %d to %d containers), over kernel.threads-max %ld (set_max_threads(): RAM / (8 * THREAD_SIZE))\n",
+	/* Not into the kernel's task limits: that would take the guest with it. */
+	if (per_container > 0 && (per_container * size > threads_max() ||
+				  per_container * size > pid_max()))
+		return printf("not ok %d containers_%d: they would take about %.0f tasks (%.1f each, as measured from %d to %d containers), over kernel.threads-max %ld (set_max_threads(): RAM / (8 * THREAD_SIZE)) or kernel.pid_max %ld\n",
 			      point, size, per_container * size, per_container, first_size, last_size,
-			      threads_max()), 1;
+			      threads_max(), pid_max()), 1;
 	agent = start_agent(size, 1);
 	if (agent < 0)
 		return printf("not ok %d containers_%d: bind-agent did not start\n", point, size), 1;
@@ -429,8 +441,8 @@ int main(int argc, char **argv)
 	snprintf(sock, sizeof(sock), "%s/agent.sock", dir);
 	tmax = threads_max();
 	printf("TAP version 13\n1..%d\n", nsizes);
-	printf("# %d binds per container under load, tcp:%d; kernel.threads-max %ld, RLIMIT_NOFILE %ld\n",
-	       binds, port, tmax, (long)nofile.rlim_cur);
+	printf("# %d binds per container under load, tcp:%d; kernel.threads-max %ld, kernel.pid_max %ld, RLIMIT_NOFILE %ld\n",
+	       binds, port, tmax, pid_max(), (long)nofile.rlim_cur);
 	fflush(stdout);
 	for (int i = 0; i < nsizes; i++) {
 		ret |= one_size(i + 1, sizes[i], binds);
