@@ -17,7 +17,7 @@ cat >"$tmp/x86_64-bench.log" <<'LOG'
 @@@ BEGIN x86_64 agent-scale
 TAP version 13
 1..2
-# 20 binds per container under load, tcp:80; kernel.threads-max 3900, RLIMIT_NOFILE 4096
+# 20 binds per container under load, tcp:80; kernel.threads-max 3900, kernel.pid_max 4096, RLIMIT_NOFILE 4096
 # scale,10,served,10,rss_kb,1536,fds,16,threads,42
 # scale,10,binds,200,p50_us,491.3,p99_us,1717.7,max_us,1800.0,seconds,0.01
 # scale,10,restart_ms,812.5
