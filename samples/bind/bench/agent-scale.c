@@ -141,9 +141,16 @@ static pid_t start_agent(int size, int generation)
 
 		if (!lstat(sock, &st) && S_ISSOCK(st.st_mode))
 			return pid;
-		if (waitpid(pid, NULL, WNOHANG) == pid)
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			pid = 0;
 			break;
+		}
 		usleep(10000);
+	}
+	/* No agent left behind for the guest's init to find. */
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
 	}
 	fprintf(stderr, "agent-scale: bind-agent did not start (its log: %s)\n", log);
 	return -1;
