@@ -19,9 +19,10 @@ PACKAGES=$(printf '%s boot/deps.sh\n' \
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod rsync \
 	perl python3 python3-docutils python3-ply python3-git sparse quilt groff-base man-db gnuplot-nox \
 	libcap-dev \
-	systemd prometheus strace procps)
+	systemd prometheus strace procps python3-yaml)
 # systemd (systemd-analyze, systemd-socket-activate), prometheus (promtool),
-# strace and procps (pgrep): bind-agent's host check, boot/checks/agent-host.sh.
+# strace and procps (pgrep): bind-agent's host check, boot/checks/agent-host.sh;
+# python3-yaml: its Kubernetes manifests' check.
 # python3-ply and python3-git: checkpatch runs scripts/spdxcheck.py with
 # them, and without them silently skips the SPDX check.
 # Each arch's own packages are in boot/arch/ARCH/packages; a NAME:ARCH

@@ -5,7 +5,11 @@
 #   ABI, a supervised bind taken apart: the notification's floor
 #   (notif_none), the rest of a bind answered CONTINUE (bind_continue), and
 #   what supervising it adds (bind_ioctl: the fetch, the checks, the
-#   supervisor's own bind()).
+#   supervisor's own bind()). With -v scale=FILE, agent-scale's rows (one
+#   bind-agent serving many containers) go to FILE as
+#   arch,abi,accel,containers,served,rss_kb,fds,threads,binds,p50_us,p99_us,max_us,load_s,restart
+#   and, last, into one markdown table (boot/bench/scale-doc.sh puts it in
+#   docs/benchmarks.md).
 kind == "RUN" {
 	arch = run["arch"]
 	print ""
@@ -18,7 +22,20 @@ kind == "RUN" {
 	next
 }
 kind == "BEGIN" { cs = "?"; next }
-test != "bench" && test != "bind-bench" && test != "notif-rtt" { next }
+test != "bench" && test != "bind-bench" && test != "notif-rtt" && test != "agent-scale" { next }
+# "# scale,SIZE,KEY,VALUE,...": the restart's VALUE is a time or a sentence
+test == "agent-scale" && /^# scale,/ {
+	n = split(substr($0, 9), f, ",")
+	k = arch "/" abi SUBSEP f[1]
+	if (!(k in scaled)) {
+		scaled[k] = 1
+		srow[++nscale] = k
+		saccel[k] = run["accel"] (run["icount"] != "" ? "-icount" run["icount"] : "")
+	}
+	for (i = 2; i + 1 <= n; i += 2)
+		sv[k, f[i]] = f[i + 1]
+	next
+}
 /^# clocksource: / { cs = $3; print ""; print "-- " arch "/" abi ", " substr($0, 3); next }
 /^# csv,/ {
 	sub(/^# csv,/, "")
@@ -34,6 +51,7 @@ test != "bench" && test != "bind-bench" && test != "notif-rtt" { next }
 /^# (method|[0-9]+ rounds|[a-z_0-9]+ +[A-Za-z])/ { print "   " substr($0, 3) }
 tap == "not ok" { print "   FAILED: " $0 }
 END {
+	scale_table()
 	for (i = 1; i <= nabis; i++) {
 		k = order[i]
 		n = median[k, "notif_none"]; c = median[k, "bind_continue"]; b = median[k, "bind_ioctl"]
@@ -48,5 +66,35 @@ END {
 		if (median[k, "notif_sync"] != "")
 			printf "   %-14s notification with SYNC_WAKE_UP %7.0f (%.2fx)\n", "",
 				median[k, "notif_sync"], median[k, "notif_sync"] / n
+	}
+}
+
+function us(v) { return v == "" ? "?" : sprintf("%.0f us", v) }
+function scale_table(   i, k, a, restart) {
+	if (!nscale)
+		return
+	print ""
+	print "-- one bind-agent serving many containers (agent-scale), as markdown:"
+	print ""
+	print "| arch/abi | containers | served | agent RSS | agent fds | agent threads | bind() p50 | p99 | max | binds, all at once | restart until all served |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+	for (i = 1; i <= nscale; i++) {
+		k = srow[i]
+		split(k, a, SUBSEP)
+		restart = sv[k, "restart_ms"] != "" ? sprintf("%.0f ms", sv[k, "restart_ms"]) : \
+			sv[k, "restart"] != "" ? sv[k, "restart"] : "?"
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2],
+			sv[k, "served"] == "" ? "?" : sv[k, "served"],
+			sv[k, "rss_kb"] == "" ? "?" : sprintf("%.1f MiB", sv[k, "rss_kb"] / 1024),
+			sv[k, "fds"] == "" ? "?" : sv[k, "fds"], sv[k, "threads"] == "" ? "?" : sv[k, "threads"],
+			us(sv[k, "p50_us"]), us(sv[k, "p99_us"]), us(sv[k, "max_us"]),
+			sv[k, "binds"] == "" ? "?" : sv[k, "binds"] " in " sv[k, "seconds"] " s", restart
+		if (scale != "") {
+			sub("/", ",", a[1])
+			print a[1] "," saccel[k] "," a[2] "," sv[k, "served"] "," sv[k, "rss_kb"] "," \
+				sv[k, "fds"] "," sv[k, "threads"] "," sv[k, "binds"] "," sv[k, "p50_us"] "," \
+				sv[k, "p99_us"] "," sv[k, "max_us"] "," sv[k, "seconds"] "," \
+				(sv[k, "restart_ms"] != "" ? sv[k, "restart_ms"] " ms" : sv[k, "restart"]) >>scale
+		}
 	}
 }

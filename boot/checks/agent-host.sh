@@ -633,4 +633,7 @@ host_case kernel "a-thread-with-its-own-fd-table-is-granted-its-own-socket-on-6.
 host_case kernel "a-bind-through-io_uring-never-reaches-bind-supervisor-and-is-eacces-on-6.11-and-later" \
 	uring_bind_unseen
 stop_agent
+# The DaemonSet parses and agrees with the unit and the profile (on paper: no cluster)
+host_case kubernetes "the-daemonset-parses-and-agrees-with-the-unit-and-the-profile" \
+	/usr/bin/python3 "$TOP/samples/bind/deploy/kubernetes/check-manifests.py"
 host_end

@@ -31,7 +31,7 @@ SCRIPTS += samples/bind/supervisor/bind-supervisor-test.sh
 # native ABI only (a runtime hands its listener to an agent of its own
 # arch), with Debian's libjson-c-dev for that arch (boot/deps.sh).
 ifeq ($(ABI),$(NATIVE_ABI))
-PROGS += bind-agent agent-client
+PROGS += bind-agent agent-client agent-scale
 bind-agent_SRC := samples/bind/agent/bind-agent.c $(BIND_LIB_SRC) \
 	samples/bind/agent/agent-log.c samples/bind/agent/agent-log.h \
 	samples/bind/agent/sd-daemon.c samples/bind/agent/sd-daemon.h
@@ -40,4 +40,6 @@ bind-agent_LDLIBS := /usr/lib/$(shell $(CC) -dumpmachine)/libjson-c.a
 agent-client_SRC := samples/bind/agent/agent-client.c \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
 SCRIPTS += samples/bind/agent/agent-test.sh
+# make bench's scale rows: one bind-agent serving many agent-client containers
+agent-scale_SRC := samples/bind/bench/agent-scale.c samples/bind/bench/bench-rows.h
 endif
