@@ -56,9 +56,12 @@
 # without nesting prefixes: "not ok 7 selftests: pidfd: pidfd_setns_test #
 # exit=1" -> "pidfd:pidfd_setns_test"; "ok 58 # SKIP why" -> the last RUN
 # line's case (runname); "ok 12 #12: a bind ... # SKIP x" -> "12:_a_bind_...".
+# No name holds '>', which joins a nested point's to its parents' (the
+# verdict's PARENT>POINT): a '>' of the line is a '_'.
 function point_name(l, runname) {
 	sub(/^(not )?ok [0-9]+[ \t]*/, "", l)
 	sub(/^- /, "", l)
+	gsub(/>/, "_", l)
 	if (match(l, /^selftests: [^:]+: [^ ]+/)) {
 		l = substr(l, 12, RLENGTH - 11)
 		sub(/: /, ":", l)
@@ -68,6 +71,7 @@ function point_name(l, runname) {
 	if (match(l, /(^|[ \t])#([ \t]|$)/))
 		l = substr(l, 1, RSTART - 1)
 	sub(/[ \t]+$/, "", l)
+	gsub(/>/, "_", runname)
 	if (l == "")
 		return runname
 	gsub(/#/, "", l)

@@ -205,6 +205,8 @@ function close_section() {
 		return
 	failure(row, sectname ": no END marker: the guest stopped inside the test")
 	close_streams(0)
+	unbound_nested_skips()
+	flush_nested()
 	insection = 0
 }
 
@@ -238,6 +240,7 @@ function begin_section(k) {
 function end_section(   k, expect, i, n) {
 	k = abi " " test
 	close_streams(0)
+	unbound_nested_skips()
 	flush_nested()
 	if (st_plan[0] < 0)
 		failure(row, sectname ": no TAP plan (exit status " status ")")
@@ -252,13 +255,10 @@ function end_section(   k, expect, i, n) {
 			expect = ""
 		if (expect != "" && npoints != expect)
 			failure(row, sectname ": " npoints " TAP points, the plan says " expect)
-		n = 0
 		for (i = 1; i <= want_skips[k]; i++)
 			if (!((k, i) in used))
-				n++
-		if (n)
-			failure(row, sectname ": " n " planned skip" (n > 1 ? "s" : "") \
-				" did not happen (" planfile ")")
+				failure(row, sectname ": the planned skip of point " allow_point[k, i] \
+					" did not happen (" planfile ")")
 	}
 	# A test that did not end with an exit code (a timeout, a signal, its
 	# program missing) fails, whatever its TAP said; a known failure is
@@ -309,12 +309,12 @@ function skip_reason(l) {
 	return l
 }
 
-# A skip (a point, or the plan's POINT -): allowed if an unused planned
-# skip of this section names that point and its reason is the text after
-# SKIP, all of it (the real logs' skips end with the plan's reason).
-function skip_allowed(name, line,   k, i, r) {
+# A skip (a point, or the plan's POINT -; a nested one named by the
+# points it is nested under, PARENT>POINT): allowed if an unused planned
+# skip of this section names that point and its reason R is the text
+# after SKIP, all of it (the real logs' skips end with the plan's reason).
+function skip_allowed(name, r,   k, i) {
 	k = abi " " test
-	r = skip_reason(line)
 	for (i = 1; i <= want_skips[k]; i++)
 		if (!((k, i) in used) && allow_point[k, i] == name && r == allow_reason[k, i]) {
 			used[k, i] = 1
@@ -369,6 +369,51 @@ function flush_nested(   i) {
 	npending = 0
 }
 
+# A skip nested d levels down (a point's SKIP, or its stream's '1..0 #
+# SKIP', POINT -): held until the points it is nested under come (kselftest
+# prints a test's TAP, then its runner's point for it), which name it
+# PARENT>POINT, from the section's own point down; then it is a skip
+# the plan must allow, bound to that point and its reason, as a point of
+# the section's own is. It counts as no skip of the matrix: its section's
+# point counts, as a pass.
+function nested_skip(d, name, line, reason) {
+	nskipped++
+	nsk_level[nskipped] = d
+	nsk_name[nskipped] = name
+	nsk_line[nskipped] = line
+	nsk_reason[nskipped] = reason
+}
+
+# The point NAME at depth d came: the skips held one level below it are
+# nested under it; at the section's level they are judged. One held
+# deeper than that has no point of its own at d + 1.
+function bind_nested_skips(d, name,   i) {
+	for (i = 1; i <= nskipped; i++) {
+		if (nsk_level[i] < 0 || nsk_level[i] <= d)
+			continue
+		if (nsk_level[i] > d + 1) {
+			nsk_level[i] = -1
+			nested_failure(nsk_line[i] ": a skip nested under no point at depth " d + 1 " (TAP: a stream is its parent point's, before it)")
+			continue
+		}
+		nsk_name[i] = name ">" nsk_name[i]
+		nsk_level[i] = d
+		if (d > 0)
+			continue
+		nsk_level[i] = -1
+		if (!skip_allowed(nsk_name[i], nsk_reason[i]))
+			nested_failure(nsk_line[i] ": a skip the plan does not allow (point " nsk_name[i] ", " planfile ")")
+	}
+}
+
+# The section ends: a skip still held was nested under no point of it.
+function unbound_nested_skips(   i) {
+	for (i = 1; i <= nskipped; i++)
+		if (nsk_level[i] >= 0)
+			failure(row, sectname ": " nsk_line[i] ": a skip nested under no point of the section (TAP: a stream is its parent point's, before it)")
+	nskipped = 0
+}
+
 # A failure of the TAP line at depth d: held if nested
 function tap_fail(d, what) {
 	if (d)
@@ -416,10 +461,15 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		st_plan_line[d] = c
 		st_plan[d] = substr(c, 4) + 0
 		st_before[d] = st_n[d]
-		if (d == 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
+		if (d > 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
+			if (st_plan[d] != 0)
+				nested_failure($0 ": a plan of more than 0 points that says SKIP")
+			else
+				nested_skip(d, "-", $0, skip_reason(c))
+		} else if (d == 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
 			if (st_plan[d] != 0)
 				failure(row, sectname ": " $0 ": a plan of more than 0 points that says SKIP")
-			else if (skip_allowed("-", c))
+			else if (skip_allowed("-", skip_reason(c)))
 				skipped[row]++
 			else
 				failure(row, sectname ": " $0 ": a skip the plan does not allow (POINT -)")
@@ -471,15 +521,19 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		return
 	}
 	dir = directive(c)
+	name = point_name(c, st_run[d])
+	st_run[d] = ""	# a nameless point takes the RUN line just before it, once
+	bind_nested_skips(d, name)
 	if (d > 0) {
 		if (c ~ /^not ok/)
 			nested_failure($0 ": not ok")
 		else if (dir != "" && dir != "SKIP")
 			nested_failure($0 ": not a pass (# " dir ")")
+		else if (dir == "SKIP")
+			nested_skip(d, name, $0, skip_reason(c))
 		return
 	}
 	npoints++
-	name = point_name(c, st_run[0])
 	k = abi " " test
 	if (c ~ /^not ok/ && dir == "SKIP") {
 		nfail++
@@ -488,7 +542,7 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 	} else if (dir == "SKIP") {
 		nskip++
 		flush_nested()
-		if (skip_allowed(name, c))
+		if (skip_allowed(name, skip_reason(c)))
 			skipped[row]++
 		else {
 			nfail++
@@ -652,7 +706,7 @@ function finish_file(   i, k, kf, expect) {
 			planned_pass += want_points[k]
 		}
 		for (i = 1; i <= np; i++)
-			if (plan_matches(i) && ptype[i] == "skip")
+			if (plan_matches(i) && ptype[i] == "skip" && index(ppoint[i], ">") == 0)
 				planned_skip++
 			else if (plan_matches(i) && ptype[i] == "section" && pname[i] == "*")
 				planned_pass += ppoint[i]
@@ -743,7 +797,7 @@ kind == "BEGIN" {
 	sect = test
 	sectname = abi " " test
 	rows[row] = 1
-	npoints = npass = nskip = nfail = nknown_here = npending = 0
+	npoints = npass = nskip = nfail = nknown_here = npending = nskipped = 0
 	maxdepth = 0
 	delete st_open
 	open_stream(0)

@@ -7,7 +7,10 @@
 # record's line, boot/lib.sh SMP_OK), every planned section in order with
 # a TAP version, a plan and its points, each planned skip on a point named
 # as the plan's POINT (the last points of the section; POINT - is the whole
-# section's '1..0 # SKIP'), the kernel-log dump with the boot's identity
+# section's '1..0 # SKIP'; a nested PARENT>POINT is a point of a TAP stream
+# nested under the section's first points, each named PARENT, as
+# kselftest's runner prints a test's; PARENT>- that stream's '1..0 #
+# SKIP'), the kernel-log dump with the boot's identity
 # lines and the lines the trouble list needs for SUITE, DONE, and the
 # kernel's console. boot/tests/verdict.sh makes its cases from it, so that
 # they follow the plan.
@@ -35,9 +38,33 @@ f[1] == "skip" && matches(f) {
 	r = f[8]
 	for (i = 9; i <= NF; i++)
 		r = r " " $i
+	if (j = index(f[7], ">")) {
+		p = substr(f[7], 1, j - 1)
+		if (!((k, p) in nest_n))
+			nest_parent[k, ++nparents[k]] = p
+		nest_n[k, p]++
+		nest_point[k, p, nest_n[k, p]] = substr(f[7], j + 1)
+		nest_reason[k, p, nest_n[k, p]] = r
+		next
+	}
 	nskip[k]++
 	skip_point[k, nskip[k]] = f[7]
 	skip_reason[k, nskip[k]] = r
+}
+
+# the stream nested under the point P of section k, as kselftest's runner
+# prints a test's: its skips, a pass before each
+function nested(k, p,   i, n) {
+	print "# TAP version 13"
+	if (nest_n[k, p] == 1 && nest_point[k, p, 1] == "-") {
+		print "# 1..0 # SKIP " nest_reason[k, p, 1]
+		return
+	}
+	print "# 1.." 2 * nest_n[k, p]
+	for (i = 1; i <= nest_n[k, p]; i++) {
+		print "# ok " ++n " sub-" n
+		print "# ok " ++n " " nest_point[k, p, i] " # SKIP " nest_reason[k, p, i]
+	}
 }
 
 END {
@@ -58,7 +85,10 @@ END {
 			for (i = 1; i <= points[k]; i++)
 				if (i > first)
 					print "ok " i " " skip_point[k, i - first] " # SKIP " skip_reason[k, i - first]
-				else
+				else if (i <= nparents[k]) {
+					nested(k, nest_parent[k, i])
+					print "ok " i " " nest_parent[k, i]
+				} else
 					print "ok " i " point-" i
 		}
 		print ""

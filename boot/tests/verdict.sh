@@ -40,7 +40,7 @@ a-plan-of-0-fails|x86_64-check.log: x86_64: x86_64 sel: 0 TAP points, the plan s
 fewer-points-than-planned-fail|x86_64-check.log: x86_64: x86_64 sel: 2 TAP points, the plan says 3
 unplanned-skips-fail|x86_64-check.log: x86_64: i386 sel: ok 1 a # SKIP not today: a skip the plan does not allow
 a-skip-with-another-reason-fails|x86_64-check.log: x86_64: x86_64 sel: ok 2 b # SKIP no reason at all: a skip the plan does not allow
-a-planned-skip-that-did-not-skip-fails|x86_64-check.log: x86_64: x86_64 sel: 1 planned skip did not happen
+a-planned-skip-that-did-not-skip-fails|x86_64-check.log: x86_64: x86_64 sel: the planned skip of point b did not happen
 a-not-ok-skip-fails|x86_64-check.log: x86_64: x86_64 sel: not ok 2 b # SKIP
 a-kernel-line-splitting-not-ok-fails|x86_64-check.log: x86_64: x86_64 sel: a kernel message split a TAP line
 a-hung-task-fails|arm64-check.log: arm64: kernel trouble (hung-task): INFO: task kworker/0:1:12 blocked for more than 120 seconds.
@@ -222,10 +222,17 @@ sec() {
 		}
 		END { for (i = 1; i <= n; i++) if (!(cand[i] in skipped)) { print cand[i]; exit } }'
 }
-# skipsec ARCH: "ABI NAME POINT REASON..." of ARCH's first planned skip of a point
+# skipsec ARCH: "ABI NAME POINT REASON..." of ARCH's first planned skip of a
+# point of a section's own TAP; nskipsec ARCH: of its first planned skip of
+# a nested point (POINT PARENT>NAME)
 skipsec() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PLAN" |
-		awk -v b="$(cbase)" -v a="$1" '$1 == "skip" && ($2 == "*" || $2 == b) && $3 == a && $4 == "check" && $7 != "-" {
+		awk -v b="$(cbase)" -v a="$1" '$1 == "skip" && ($2 == "*" || $2 == b) && $3 == a && $4 == "check" && $7 != "-" && $7 !~ />/ {
+			$1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print; exit }'
+}
+nskipsec() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PLAN" |
+		awk -v b="$(cbase)" -v a="$1" '$1 == "skip" && ($2 == "*" || $2 == b) && $3 == a && $4 == "check" && $7 ~ />[^-]/ {
 			$1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print; exit }'
 }
 trouble_lines() { sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$TROUBLE"; }
@@ -328,6 +335,25 @@ a-known-failure-does-not-excuse-failures-nested-under-it-$a|$a-check.log: $a: $S
 a-known-failure-killed-by-a-signal-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 139)
 a-known-failure-with-another-exit-status-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 2)
 EOC
+		cat <<EOC
+a-nested-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # ok 2 sub-2 # SKIP not planned: a skip the plan does not allow (point point-1>sub-2,
+a-nested-plan-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # 1..0 # SKIP no PIDFD_IOCTL_GETFD in this kernel: the probe got ENOTTY: a skip the plan does not allow (point point-1>-,
+a-nested-skip-under-no-point-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1 # SKIP why: a skip nested under no point of the section
+a-nested-whole-stream-skip-the-plan-allows-passes-$a|the plan
+EOC
+		k=$(nskipsec "$a")
+		[ -n "$k" ] || continue
+		NS=$(echo "$k" | cut -d' ' -f1-2)
+		np=$(echo "$k" | cut -d' ' -f3)
+		NP=${np%%>*} NC=${np#*>}
+		cat <<EOC
+a-planned-nested-skip-on-another-point-fails-$a|$a-check.log: $a: $NS: # ok 1 sub-1 # SKIP
+a-planned-nested-skip-under-another-point-fails-$a|$a-check.log: $a: $NS: # ok 2 $NC # SKIP
+a-planned-nested-skip-at-the-sections-own-level-fails-$a|$a-check.log: $a: $NS: ok 1 $NP>$NC # SKIP
+a-nameless-nested-skip-named-by-its-run-line-is-planned-$a|the plan
+a-nameless-nested-skip-whose-run-line-names-another-case-fails-$a|$a-check.log: $a: $NS: # ok 2 # SKIP
+a-planned-nested-skip-that-did-not-skip-fails-$a|$a-check.log: $a: $NS: the planned skip of point $np did not happen
+EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
 	# a log of a suite whose dump needs a line, without it
@@ -426,6 +452,42 @@ plan_make_case() {
 		x=sub-1
 		case $name in *-another-line-*) x=sub-x ;; esac
 		in_sect "$l" "$S" "s/^ok 1 point-1\$/# TAP version 13\n# 1..2\n# ok 1 sub-1\n# 1..2\n# ok 1 $x\n# ok 2 sub-2\nok 1 point-1/" ;;
+	a-nested-skip-the-plan-does-not-allow-fails-*)
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..2\n# ok 1 sub-1\n# ok 2 sub-2 # SKIP not planned\nok 1 point-1/' ;;
+	a-nested-plan-skip-the-plan-does-not-allow-fails-*)
+		# the pristine kernel's pidfd_getfd_ioctl_test under kselftest's runner
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..0 # SKIP no PIDFD_IOCTL_GETFD in this kernel: the probe got ENOTTY\nok 1 point-1/' ;;
+	a-nested-skip-under-no-point-fails-*)
+		n=$(grep -A2 "^@@@ BEGIN $S\$" "$l" | sed -n 's/^1\.\.//p')
+		in_sect "$l" "$S" "s/^ok $n point-$n\$/ok $n point-$n\\n# TAP version 13\\n# 1..1\\n# ok 1 sub-1 # SKIP why/" ;;
+	a-nested-whole-stream-skip-the-plan-allows-passes-*)
+		{
+			cat "$PLAN"
+			echo "skip	$b	$a	check	$S point-1>- the probe got ENOTTY"
+		} >"$top/plan"
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..0 # SKIP the probe got ENOTTY\nok 1 point-1/' ;;
+	a-planned-nested-skip-*|a-nameless-nested-skip-*)
+		k=$(nskipsec "$a")
+		ks=$(echo "$k" | cut -d' ' -f1-2)
+		np=$(echo "$k" | cut -d' ' -f3)
+		r=$(echo "$k" | cut -d' ' -f4-)
+		# plan-logs.awk: the stream under the parent's point, each
+		# skip after a pass, 'ok 2 CHILD # SKIP R' the first one
+		p=${np%%>*} c=${np#*>}
+		case $name in
+		*-on-another-point-*)
+			in_sect "$l" "$ks" "s/^# ok 1 sub-1\$/# ok 1 sub-1 # SKIP $r/;s/^# ok 2 $c # SKIP .*/# ok 2 $c/" ;;
+		*-under-another-point-*) in_sect "$l" "$ks" "s/^ok 1 $p\$/ok 1 point-1/" ;;
+		*-at-the-sections-own-level-*)
+			# the nested stream gone, its skip on the parent's point
+			in_sect "$l" "$ks" "/^# /d;s/^ok 1 $p\$/ok 1 $p>$c # SKIP $r/" ;;
+		*-that-did-not-skip-*) in_sect "$l" "$ks" "s/^# ok 2 $c # SKIP .*/# ok 2 $c/" ;;
+		a-nameless-*)
+			# 6.1's kselftest_harness.h: '#  RUN NAME ...', then 'ok N # SKIP why'
+			rn=$c
+			case $name in *-names-another-case-*) rn=another.case ;; esac
+			in_sect "$l" "$ks" "s/^# ok 2 $c # SKIP /# #  RUN           $rn ...\\n# ok 2 # SKIP /" ;;
+		esac ;;
 	a-skip-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#SKIP not here/' ;;
 	a-todo-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#TODO x/' ;;
 	a-nested-todo-without-a-blank-before-its-hash-fails-*)
