@@ -14,17 +14,20 @@
 #                        secret of the boot, which no test sees; smp= is last,
 #                        and TEXT, the kernel's line for all CPUs up, must
 #                        appear in the log
-#   @@@ INIT TEXT        the guest's /init started (suite=S) or says what
-#                        it could not set up
+#   @@@ INIT TEXT        the guest's /init started (suite=S boot_id=UUID:
+#                        the kernel's boot id, which /init also writes into
+#                        the kernel's log, "init: boot_id=UUID", on the
+#                        console too) or says what it could not set up
 #   @@@ BEGIN ABI TEST   TEST's output follows: TAP (plan, ok / not ok)
 #   @@@ END ABI TEST status=S
 #                        TEST ended: S is an exit status, signal:N,
 #                        timeout:Ns or missing:PATH
 #   @@@ STRAY ABI TEST pid=N ppid=N state=C comm=NAME
 #                        TEST left that process behind; /init killed it
-#   @@@ KLOG BEGIN ... @@@ KLOG END
+#   @@@ KLOG BEGIN boot_id=UUID ... @@@ KLOG END
 #                        the whole kernel log, at the end, one
-#                        "<LEVEL>[SECONDS] TEXT" line a record
+#                        "<LEVEL>[SECONDS] TEXT" line a record, of the
+#                        boot UUID
 #   @@@ KLOG ERROR TEXT  /init could not read it (inside the dump)
 #   @@@ DONE             the guest reached its end: the last marker
 #   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed

@@ -1,5 +1,6 @@
 # awk -v planfile=boot/plan/logs -v trouble=boot/plan/trouble [-v known_bases="B..."] \
-#     [-v known_arches="A..."] [-v smp_ok="ARCH=LINE;..."] -f boot/console.awk -f boot/verdict.awk LOG...
+#     [-v known_arches="A..."] [-v smp_ok="ARCH=LINE;..."] [-v base_kv="BASE=VERSION;..."] \
+#     -f boot/console.awk -f boot/verdict.awk LOG...
 #
 # Judge guest (and host check) logs written by boot/run.sh against the
 # plan: what each log must hold (boot/plan/logs: its sections in order,
@@ -37,6 +38,13 @@
 #   SMP_OK), the log must hold /init's '@@@ INIT suite=SUITE' of its
 #   suite once, and the kernel's console must say it and 'Run /init as init
 #   process', the first of their kind;
+# - the boot: /init's INIT line carries the kernel's boot id (boot_id=), the
+#   kernel-log dump's BEGIN line the same, and the console and the dump
+#   each hold /init's record 'init: boot_id=' of it (the first of its
+#   kind, on the console after /init ran) and the same 'Linux version'
+#   banner (the first of its kind), whose version is the base record's
+#   KERNEL_VERSION (base_kv): no console of another boot or kernel, no
+#   dump of another boot;
 # - the kernel's log, dumped by /init (@@@ KLOG BEGIN ... END) after the
 #   last test: there, once, complete, of records only, read without error
 #   (@@@ KLOG ERROR), holding the same two lines and every line the trouble
@@ -149,6 +157,7 @@ function start_file() {
 	arch = run_arch = run_base = run_suite = ""
 	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
 	init_seen = 0
+	init_boot = klog_boot = klog_bootrec = console_bootrec = klog_banner = console_banner = ""
 	klog_begins = klog_ends = in_klog = klog_records = klog_smp = klog_init = 0
 	smp = ""
 	smp_given = 0
@@ -673,6 +682,31 @@ function finish_file(   i, k, kf, expect) {
 			failure(arch, "no '@@@ INIT suite=" run_suite "' line: /init writes it once, when it starts")
 		if (console_seen && !init_seen)
 			failure(arch, "the kernel's console has no 'Run /init as init process' after its CPUs came up")
+		# one boot, one kernel: the channel's, the dump's, the console's
+		if (console_seen && console_banner == "")
+			failure(arch, "the kernel's console has no 'Linux version' banner")
+		if (klog_begins && klog_banner == "")
+			failure(arch, "the kernel-log dump has no 'Linux version' banner")
+		if (console_banner != "" && klog_banner != "" && console_banner != klog_banner)
+			failure(arch, "the kernel's console is of another kernel: its banner '" console_banner \
+				"', the kernel-log dump's '" klog_banner "'")
+		kv = (run_base in base_version) ? base_version[run_base] : ""
+		if (console_banner != "" && kv != "" && (index(console_banner, "Linux version " kv) != 1 ||
+		    substr(console_banner, length("Linux version " kv) + 1, 1) ~ /[0-9]/))
+			failure(arch, "the kernel's console says '" console_banner "': not the kernel of base " \
+				run_base " (KERNEL_VERSION=" kv ", boot/base/" run_base "/base.conf)")
+		if (ninit && init_boot != "") {
+			if (klog_begins && klog_boot != init_boot)
+				failure(arch, "the kernel-log dump is of boot_id=" klog_boot ", /init's INIT line of boot_id=" \
+					init_boot ": a dump of another boot")
+			if (klog_begins && klog_bootrec != init_boot)
+				failure(arch, "the kernel-log dump has no record 'init: boot_id=" init_boot "'" \
+					(klog_bootrec == "" ? "" : " (its first is of boot_id=" klog_bootrec ")") ": a dump of another boot")
+			if (console_seen && console_bootrec != init_boot)
+				failure(arch, "the kernel's console has no 'init: boot_id=" init_boot "' after /init ran" \
+					(console_bootrec == "" ? "" : " (its first is of boot_id=" console_bootrec ")") \
+					": a console of another boot")
+		}
 		# the kernel's log, as /init dumped it
 		if (!klog_begins)
 			failure(arch, "no kernel-log dump (@@@ KLOG BEGIN ... END): /init writes it after the last test")
@@ -727,6 +761,11 @@ BEGIN {
 	for (i = 1; i <= np; i++)
 		if (parch[i] != "host")
 			arches[parch[i]] = 1
+	# each base's kernel version, from its record
+	n = split(base_kv, f, ";")
+	for (i = 1; i <= n; i++)
+		if ((j = index(f[i], "=")) > 1)
+			base_version[substr(f[i], 1, j - 1)] = substr(f[i], j + 1)
 	# each arch's line for all of its CPUs up, from its record
 	n = split(smp_ok, f, ";")
 	for (i = 1; i <= n; i++)
@@ -841,9 +880,13 @@ kind == "KLOG" {
 		failure(row, sectname ": " $0 ": inside a test (a test wrote it?)")
 	else if (done)
 		failure(arch, $0 ": after @@@ DONE")
-	else if (text == "BEGIN") {
+	else if (text ~ /^BEGIN( |$)/) {
 		if (klog_begins++)
 			failure(arch, "a second kernel-log dump (@@@ KLOG BEGIN)")
+		else if (text !~ /^BEGIN boot_id=[0-9a-f-]+$/)
+			failure(arch, $0 ": no boot_id=UUID (the kernel's boot id: whose log this is)")
+		else
+			klog_boot = substr(text, 15)
 		in_klog = 1
 	} else if (text == "END") {
 		if (!in_klog)
@@ -864,6 +907,10 @@ in_klog && kind == "" && !insection {
 			klog_smp++
 		if (line == "Run /init as init process")
 			klog_init++
+		if (klog_banner == "" && line ~ /^Linux version /)
+			klog_banner = line
+		if (klog_bootrec == "" && line ~ /^init: boot_id=/)
+			klog_bootrec = substr(line, 15)
 		for (i = 1; i <= nneed; i++)
 			if (need_suite[i] == run_suite && line ~ need_re[i])
 				klog_need[i] = 1
@@ -894,8 +941,17 @@ kind == "INIT" {
 	if (text ~ /^suite=/) {
 		if (ninit++)
 			failure(arch, "a second @@@ INIT " text ": the guest ran /init again")
-		else if (text != "suite=" run_suite)
-			failure(arch, "@@@ INIT " text ", but the log says suite=" run_suite)
+		else {
+			split(text, w, " ")
+			if (w[1] != "suite=" run_suite)
+				failure(arch, "@@@ INIT " text ", but the log says suite=" run_suite)
+			if (run_arch == "host")
+				;
+			else if (text !~ /^suite=[^ ]+ boot_id=[0-9a-f-]+$/)
+				failure(arch, "@@@ INIT " text ": no boot_id=UUID (the kernel's boot id, which ties the console and the kernel-log dump to this boot)")
+			else
+				init_boot = substr(w[2], 9)
+		}
 	} else
 		failure(arch, "@@@ INIT " text)
 	next
@@ -956,6 +1012,16 @@ in_console && !smp_line && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] smp: Brought up / {
 }
 in_console && smp_line && !init_seen && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Run \/init as init process$/ {
 	init_seen = 1
+}
+# The kernel's banner, its first line; /init's record of the boot id, the
+# first after /init ran (boot/image/init.c writes it before any test)
+in_console && console_banner == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Linux version / {
+	console_banner = $0
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", console_banner)
+}
+in_console && init_seen && console_bootrec == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/ {
+	console_bootrec = $0
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/, "", console_bootrec)
 }
 
 # The kernel must not complain, on the console, in a test's '#' lines (a

@@ -1,18 +1,20 @@
 # awk -v base=B -v arch=A -v suite=S -v smp=TEXT -v token=T -v trouble=FILE \
-#     -f boot/tests/plan-logs.awk PLAN
+#     -v kv=VERSION -f boot/tests/plan-logs.awk PLAN
 #
 # The log of a guest that did everything the plan (boot/plan/logs format)
 # says ARCH-SUITE.log of BASE must hold, as boot/run.sh and the guest's
 # /init (boot/image/init.c) write it: its RUN line (smp=TEXT, the arch
-# record's line, boot/lib.sh SMP_OK), every planned section in order with
-# a TAP version, a plan and its points, each planned skip on a point named
-# as the plan's POINT (the last points of the section; POINT - is the whole
-# section's '1..0 # SKIP'; a nested PARENT>POINT is a point of a TAP stream
-# nested under the section's first points, each named PARENT, as
-# kselftest's runner prints a test's; PARENT>- that stream's '1..0 #
-# SKIP'), the kernel-log dump with the boot's identity
-# lines and the lines the trouble list needs for SUITE, DONE, and the
-# kernel's console. boot/tests/verdict.sh makes its cases from it, so that
+# record's line, boot/lib.sh SMP_OK), /init's line with the boot's id,
+# every planned section in order with a TAP version, a plan and its
+# points, each planned skip on a point named as the plan's POINT (the last
+# points of the section; POINT - is the whole section's '1..0 # SKIP'; a
+# nested PARENT>POINT is a point of a TAP stream nested under the
+# section's first points, each named PARENT, as kselftest's runner prints
+# a test's; PARENT>- that stream's '1..0 # SKIP'), the kernel-log dump
+# with the boot's identity (the banner of a kernel of VERSION, the base
+# record's, the CPUs, /init's start and its boot id) and the lines the
+# trouble list needs for SUITE, DONE, and the kernel's console with the
+# same identity. boot/tests/verdict.sh makes its cases from it, so that
 # they follow the plan.
 
 function matches(f) {
@@ -68,8 +70,11 @@ function nested(k, p,   i, n) {
 }
 
 END {
+	# the kernel's boot id, and its banner: the base's version (kv)
+	boot_id = "0c0ffee0-1234-4abc-8def-0123456789ab"
+	banner = "Linux version " kv ".0 (plan-logs.awk) #1 SMP"
 	print "@@@ RUN base=" base " arch=" arch " suite=" suite " accel=tcg console=" token " smp=" smp
-	print "@@@ INIT suite=" suite
+	print "@@@ INIT suite=" suite " boot_id=" boot_id
 	for (s = 1; s <= n; s++) {
 		k = order[s]
 		split(k, kf, " ")
@@ -94,8 +99,8 @@ END {
 		print ""
 		print "@@@ END " k " status=" status
 	}
-	print "@@@ KLOG BEGIN"
-	print "<6>[    0.000000] Linux version 6.1.0 (plan-logs.awk)"
+	print "@@@ KLOG BEGIN boot_id=" boot_id
+	print "<5>[    0.000000] " banner
 	print "<6>[    0.100000] " smp
 	while ((getline line < trouble) > 0) {
 		split(line, t, "\t")
@@ -104,11 +109,13 @@ END {
 	}
 	close(trouble)
 	print "<6>[    1.000000] Run /init as init process"
+	print "<4>[    1.100000] init: boot_id=" boot_id
 	print "@@@ KLOG END"
 	print "@@@ DONE"
 	print ""
 	print "@@@ CONSOLE ttyS0 " token
-	print "[    0.000000] Linux version 6.1.0 (plan-logs.awk)"
+	print "[    0.000000] " banner
 	print "[    0.100000] " smp
 	print "[    1.000000] Run /init as init process"
+	print "[    1.100000] init: boot_id=" boot_id
 }
