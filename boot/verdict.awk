@@ -227,11 +227,11 @@ function begin_section(k) {
 	if (!planned_log)
 		return
 	if (seen_count[k] > 1) {
-		failure(row, sectname ": a second time")
+		failure(row, sectname ": a second time (the plan has each section once: " planfile ")")
 		return
 	}
 	if (!(k in want_at) && !((abi " *") in want_at)) {
-		failure(row, sectname ": not in the plan")
+		failure(row, sectname ": not in the plan (" planfile ")")
 		return
 	}
 	if ((abi " *") in want_at) {
@@ -263,7 +263,7 @@ function end_section(   k, expect, i, n) {
 		else
 			expect = ""
 		if (expect != "" && npoints != expect)
-			failure(row, sectname ": " npoints " TAP points, the plan says " expect)
+			failure(row, sectname ": " npoints " TAP points, the plan says " expect " (" planfile ")")
 		for (i = 1; i <= want_skips[k]; i++)
 			if (!((k, i) in used))
 				failure(row, sectname ": the planned skip of point " allow_point[k, i] \
@@ -273,7 +273,7 @@ function end_section(   k, expect, i, n) {
 	# program missing) fails, whatever its TAP said; a known failure is
 	# not a clean one then.
 	if (status !~ /^[0-9]+$/) {
-		failure(row, sectname ": ended with status " status)
+		failure(row, sectname ": ended with status " status ": not an exit code (a timeout, a signal, a missing program), whatever its TAP said")
 		for (i = 1; i <= nknown_here; i++)
 			failure(row, sectname ": " known_line[i] ": a known failure, but not a clean one (the test ended with status " status ")")
 		return
@@ -288,7 +288,7 @@ function end_section(   k, expect, i, n) {
 	all_skipped = st_plan[0] == 0 || (npoints > 0 && nskip == npoints)
 	# A non-zero exit the TAP already explains is not counted again.
 	if (status != "0" && !(status == "4" && all_skipped) && nfail == 0 && nknown_here == 0)
-		failure(row, sectname ": exited with status " status)
+		failure(row, sectname ": exited with status " status ", which no failed or skipped point explains")
 }
 
 # The directive of a TAP point: the word after its last ' #' that is
@@ -481,12 +481,12 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 			else if (skip_allowed("-", skip_reason(c)))
 				skipped[row]++
 			else
-				failure(row, sectname ": " $0 ": a skip the plan does not allow (POINT -)")
+				failure(row, sectname ": " $0 ": a skip the plan does not allow (point -, " planfile ")")
 		}
 		return
 	}
 	if (c ~ /^Bail out!/) {
-		tap_fail(d, "")
+		tap_fail(d, "the test gave up (TAP's Bail out!)")
 		return
 	}
 	# a point
@@ -584,7 +584,7 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 	} else {
 		nfail++
 		flush_nested()
-		failure(row, sectname ": " $0)
+		failure(row, sectname ": " $0 ": a failed point (not ok)")
 	}
 }
 
@@ -933,10 +933,10 @@ kind == "BADCONSOLE" {
 	next
 }
 # /init says on the console what went wrong before its channel was there
-in_console && /^@@@ INIT / { failure(arch, $0) }
+in_console && /^@@@ INIT / { failure(arch, $0 ": /init could not set it up (said on the console)") }
 # The guest's /init found a process TEST left behind, and killed it.
 kind == "STRAY" { failure(arch "/" abi, abi " " test ": left a process behind: " stray); next }
-kind == "HOST" { failure(arch, text); next }
+kind == "HOST" { failure(arch, "boot/run.sh: " text); next }
 kind == "INIT" {
 	if (text ~ /^suite=/) {
 		if (ninit++)
@@ -953,7 +953,7 @@ kind == "INIT" {
 				init_boot = substr(w[2], 9)
 		}
 	} else
-		failure(arch, "@@@ INIT " text)
+		failure(arch, "@@@ INIT " text ": /init could not set it up")
 	next
 }
 
@@ -993,7 +993,7 @@ insection && kind == "" {
 	if (c ~ /^not ok/ || c ~ /^ok [0-9]+/)
 		failure(arch, $0 ": a TAP point outside a test's section")
 	else if (c ~ /^Bail out!/)
-		failure(arch, $0)
+		failure(arch, $0 ": a TAP bail out outside a test's section")
 }
 
 # A kernel message written into a test's line: what the line said is lost
@@ -1036,7 +1036,9 @@ run_arch != "host" && $0 ~ tre_all {
 			sub(/^\[ *[0-9.]+\] */, "", line)
 			if (!((i, line) in bad_seen)) {
 				bad_seen[i, line] = 1
-				failure(arch, "kernel trouble (" tname[i] "): " line)
+				failure(insection ? row : arch, "kernel trouble (" tname[i] "): " line " (in " \
+					(in_console ? "the kernel's console" : in_klog ? "the kernel-log dump" : \
+					insection ? sectname "'s output" : "the tests' channel") ", " trouble ")")
 			}
 		}
 }
