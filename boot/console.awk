@@ -14,17 +14,20 @@
 #                        secret of the boot, which no test sees; smp= is last,
 #                        and TEXT, the kernel's line for all CPUs up, must
 #                        appear in the log
-#   @@@ INIT TEXT        the guest's /init started (suite=S) or says what
-#                        it could not set up
+#   @@@ INIT TEXT        the guest's /init started (suite=S boot_id=UUID:
+#                        the kernel's boot id, which /init also writes into
+#                        the kernel's log, "init: boot_id=UUID", on the
+#                        console too) or says what it could not set up
 #   @@@ BEGIN ABI TEST   TEST's output follows: TAP (plan, ok / not ok)
 #   @@@ END ABI TEST status=S
 #                        TEST ended: S is an exit status, signal:N,
 #                        timeout:Ns or missing:PATH
 #   @@@ STRAY ABI TEST pid=N ppid=N state=C comm=NAME
 #                        TEST left that process behind; /init killed it
-#   @@@ KLOG BEGIN ... @@@ KLOG END
+#   @@@ KLOG BEGIN boot_id=UUID ... @@@ KLOG END
 #                        the whole kernel log, at the end, one
-#                        "<LEVEL>[SECONDS] TEXT" line a record
+#                        "<LEVEL>[SECONDS] TEXT" line a record, of the
+#                        boot UUID
 #   @@@ KLOG ERROR TEXT  /init could not read it (inside the dump)
 #   @@@ DONE             the guest reached its end: the last marker
 #   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed
@@ -56,9 +59,12 @@
 # without nesting prefixes: "not ok 7 selftests: pidfd: pidfd_setns_test #
 # exit=1" -> "pidfd:pidfd_setns_test"; "ok 58 # SKIP why" -> the last RUN
 # line's case (runname); "ok 12 #12: a bind ... # SKIP x" -> "12:_a_bind_...".
+# No name holds '>', which joins a nested point's to its parents' (the
+# verdict's PARENT>POINT): a '>' of the line is a '_'.
 function point_name(l, runname) {
 	sub(/^(not )?ok [0-9]+[ \t]*/, "", l)
 	sub(/^- /, "", l)
+	gsub(/>/, "_", l)
 	if (match(l, /^selftests: [^:]+: [^ ]+/)) {
 		l = substr(l, 12, RLENGTH - 11)
 		sub(/: /, ":", l)
@@ -68,6 +74,7 @@ function point_name(l, runname) {
 	if (match(l, /(^|[ \t])#([ \t]|$)/))
 		l = substr(l, 1, RSTART - 1)
 	sub(/[ \t]+$/, "", l)
+	gsub(/>/, "_", runname)
 	if (l == "")
 		return runname
 	gsub(/#/, "", l)

@@ -1,5 +1,6 @@
 # awk -v planfile=boot/plan/logs -v trouble=boot/plan/trouble [-v known_bases="B..."] \
-#     [-v known_arches="A..."] [-v smp_ok="ARCH=LINE;..."] -f boot/console.awk -f boot/verdict.awk LOG...
+#     [-v known_arches="A..."] [-v smp_ok="ARCH=LINE;..."] [-v base_kv="BASE=VERSION;..."] \
+#     -f boot/console.awk -f boot/verdict.awk LOG...
 #
 # Judge guest (and host check) logs written by boot/run.sh against the
 # plan: what each log must hold (boot/plan/logs: its sections in order,
@@ -37,6 +38,13 @@
 #   SMP_OK), the log must hold /init's '@@@ INIT suite=SUITE' of its
 #   suite once, and the kernel's console must say it and 'Run /init as init
 #   process', the first of their kind;
+# - the boot: /init's INIT line carries the kernel's boot id (boot_id=), the
+#   kernel-log dump's BEGIN line the same, and the console and the dump
+#   each hold /init's record 'init: boot_id=' of it (the first of its
+#   kind, on the console after /init ran) and the same 'Linux version'
+#   banner (the first of its kind), whose version is the base record's
+#   KERNEL_VERSION (base_kv): no console of another boot or kernel, no
+#   dump of another boot;
 # - the kernel's log, dumped by /init (@@@ KLOG BEGIN ... END) after the
 #   last test: there, once, complete, of records only, read without error
 #   (@@@ KLOG ERROR), holding the same two lines and every line the trouble
@@ -149,6 +157,7 @@ function start_file() {
 	arch = run_arch = run_base = run_suite = ""
 	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
 	init_seen = 0
+	init_boot = klog_boot = klog_bootrec = console_bootrec = klog_banner = console_banner = ""
 	klog_begins = klog_ends = in_klog = klog_records = klog_smp = klog_init = 0
 	smp = ""
 	smp_given = 0
@@ -205,6 +214,8 @@ function close_section() {
 		return
 	failure(row, sectname ": no END marker: the guest stopped inside the test")
 	close_streams(0)
+	unbound_nested_skips()
+	flush_nested()
 	insection = 0
 }
 
@@ -216,11 +227,11 @@ function begin_section(k) {
 	if (!planned_log)
 		return
 	if (seen_count[k] > 1) {
-		failure(row, sectname ": a second time")
+		failure(row, sectname ": a second time (the plan has each section once: " planfile ")")
 		return
 	}
 	if (!(k in want_at) && !((abi " *") in want_at)) {
-		failure(row, sectname ": not in the plan")
+		failure(row, sectname ": not in the plan (" planfile ")")
 		return
 	}
 	if ((abi " *") in want_at) {
@@ -238,6 +249,7 @@ function begin_section(k) {
 function end_section(   k, expect, i, n) {
 	k = abi " " test
 	close_streams(0)
+	unbound_nested_skips()
 	flush_nested()
 	if (st_plan[0] < 0)
 		failure(row, sectname ": no TAP plan (exit status " status ")")
@@ -251,20 +263,17 @@ function end_section(   k, expect, i, n) {
 		else
 			expect = ""
 		if (expect != "" && npoints != expect)
-			failure(row, sectname ": " npoints " TAP points, the plan says " expect)
-		n = 0
+			failure(row, sectname ": " npoints " TAP points, the plan says " expect " (" planfile ")")
 		for (i = 1; i <= want_skips[k]; i++)
 			if (!((k, i) in used))
-				n++
-		if (n)
-			failure(row, sectname ": " n " planned skip" (n > 1 ? "s" : "") \
-				" did not happen (" planfile ")")
+				failure(row, sectname ": the planned skip of point " allow_point[k, i] \
+					" did not happen (" planfile ")")
 	}
 	# A test that did not end with an exit code (a timeout, a signal, its
 	# program missing) fails, whatever its TAP said; a known failure is
 	# not a clean one then.
 	if (status !~ /^[0-9]+$/) {
-		failure(row, sectname ": ended with status " status)
+		failure(row, sectname ": ended with status " status ": not an exit code (a timeout, a signal, a missing program), whatever its TAP said")
 		for (i = 1; i <= nknown_here; i++)
 			failure(row, sectname ": " known_line[i] ": a known failure, but not a clean one (the test ended with status " status ")")
 		return
@@ -279,7 +288,7 @@ function end_section(   k, expect, i, n) {
 	all_skipped = st_plan[0] == 0 || (npoints > 0 && nskip == npoints)
 	# A non-zero exit the TAP already explains is not counted again.
 	if (status != "0" && !(status == "4" && all_skipped) && nfail == 0 && nknown_here == 0)
-		failure(row, sectname ": exited with status " status)
+		failure(row, sectname ": exited with status " status ", which no failed or skipped point explains")
 }
 
 # The directive of a TAP point: the word after its last ' #' that is
@@ -309,12 +318,12 @@ function skip_reason(l) {
 	return l
 }
 
-# A skip (a point, or the plan's POINT -): allowed if an unused planned
-# skip of this section names that point and its reason is the text after
-# SKIP, all of it (the real logs' skips end with the plan's reason).
-function skip_allowed(name, line,   k, i, r) {
+# A skip (a point, or the plan's POINT -; a nested one named by the
+# points it is nested under, PARENT>POINT): allowed if an unused planned
+# skip of this section names that point and its reason R is the text
+# after SKIP, all of it (the real logs' skips end with the plan's reason).
+function skip_allowed(name, r,   k, i) {
 	k = abi " " test
-	r = skip_reason(line)
 	for (i = 1; i <= want_skips[k]; i++)
 		if (!((k, i) in used) && allow_point[k, i] == name && r == allow_reason[k, i]) {
 			used[k, i] = 1
@@ -369,6 +378,51 @@ function flush_nested(   i) {
 	npending = 0
 }
 
+# A skip nested d levels down (a point's SKIP, or its stream's '1..0 #
+# SKIP', POINT -): held until the points it is nested under come (kselftest
+# prints a test's TAP, then its runner's point for it), which name it
+# PARENT>POINT, from the section's own point down; then it is a skip
+# the plan must allow, bound to that point and its reason, as a point of
+# the section's own is. It counts as no skip of the matrix: its section's
+# point counts, as a pass.
+function nested_skip(d, name, line, reason) {
+	nskipped++
+	nsk_level[nskipped] = d
+	nsk_name[nskipped] = name
+	nsk_line[nskipped] = line
+	nsk_reason[nskipped] = reason
+}
+
+# The point NAME at depth d came: the skips held one level below it are
+# nested under it; at the section's level they are judged. One held
+# deeper than that has no point of its own at d + 1.
+function bind_nested_skips(d, name,   i) {
+	for (i = 1; i <= nskipped; i++) {
+		if (nsk_level[i] < 0 || nsk_level[i] <= d)
+			continue
+		if (nsk_level[i] > d + 1) {
+			nsk_level[i] = -1
+			nested_failure(nsk_line[i] ": a skip nested under no point at depth " d + 1 " (TAP: a stream is its parent point's, before it)")
+			continue
+		}
+		nsk_name[i] = name ">" nsk_name[i]
+		nsk_level[i] = d
+		if (d > 0)
+			continue
+		nsk_level[i] = -1
+		if (!skip_allowed(nsk_name[i], nsk_reason[i]))
+			nested_failure(nsk_line[i] ": a skip the plan does not allow (point " nsk_name[i] ", " planfile ")")
+	}
+}
+
+# The section ends: a skip still held was nested under no point of it.
+function unbound_nested_skips(   i) {
+	for (i = 1; i <= nskipped; i++)
+		if (nsk_level[i] >= 0)
+			failure(row, sectname ": " nsk_line[i] ": a skip nested under no point of the section (TAP: a stream is its parent point's, before it)")
+	nskipped = 0
+}
+
 # A failure of the TAP line at depth d: held if nested
 function tap_fail(d, what) {
 	if (d)
@@ -416,18 +470,23 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		st_plan_line[d] = c
 		st_plan[d] = substr(c, 4) + 0
 		st_before[d] = st_n[d]
-		if (d == 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
+		if (d > 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
+			if (st_plan[d] != 0)
+				nested_failure($0 ": a plan of more than 0 points that says SKIP")
+			else
+				nested_skip(d, "-", $0, skip_reason(c))
+		} else if (d == 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
 			if (st_plan[d] != 0)
 				failure(row, sectname ": " $0 ": a plan of more than 0 points that says SKIP")
-			else if (skip_allowed("-", c))
+			else if (skip_allowed("-", skip_reason(c)))
 				skipped[row]++
 			else
-				failure(row, sectname ": " $0 ": a skip the plan does not allow (POINT -)")
+				failure(row, sectname ": " $0 ": a skip the plan does not allow (point -, " planfile ")")
 		}
 		return
 	}
 	if (c ~ /^Bail out!/) {
-		tap_fail(d, "")
+		tap_fail(d, "the test gave up (TAP's Bail out!)")
 		return
 	}
 	# a point
@@ -471,15 +530,19 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		return
 	}
 	dir = directive(c)
+	name = point_name(c, st_run[d])
+	st_run[d] = ""	# a nameless point takes the RUN line just before it, once
+	bind_nested_skips(d, name)
 	if (d > 0) {
 		if (c ~ /^not ok/)
 			nested_failure($0 ": not ok")
 		else if (dir != "" && dir != "SKIP")
 			nested_failure($0 ": not a pass (# " dir ")")
+		else if (dir == "SKIP")
+			nested_skip(d, name, $0, skip_reason(c))
 		return
 	}
 	npoints++
-	name = point_name(c, st_run[0])
 	k = abi " " test
 	if (c ~ /^not ok/ && dir == "SKIP") {
 		nfail++
@@ -488,7 +551,7 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 	} else if (dir == "SKIP") {
 		nskip++
 		flush_nested()
-		if (skip_allowed(name, c))
+		if (skip_allowed(name, skip_reason(c)))
 			skipped[row]++
 		else {
 			nfail++
@@ -521,7 +584,7 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 	} else {
 		nfail++
 		flush_nested()
-		failure(row, sectname ": " $0)
+		failure(row, sectname ": " $0 ": a failed point (not ok)")
 	}
 }
 
@@ -619,6 +682,31 @@ function finish_file(   i, k, kf, expect) {
 			failure(arch, "no '@@@ INIT suite=" run_suite "' line: /init writes it once, when it starts")
 		if (console_seen && !init_seen)
 			failure(arch, "the kernel's console has no 'Run /init as init process' after its CPUs came up")
+		# one boot, one kernel: the channel's, the dump's, the console's
+		if (console_seen && console_banner == "")
+			failure(arch, "the kernel's console has no 'Linux version' banner")
+		if (klog_begins && klog_banner == "")
+			failure(arch, "the kernel-log dump has no 'Linux version' banner")
+		if (console_banner != "" && klog_banner != "" && console_banner != klog_banner)
+			failure(arch, "the kernel's console is of another kernel: its banner '" console_banner \
+				"', the kernel-log dump's '" klog_banner "'")
+		kv = (run_base in base_version) ? base_version[run_base] : ""
+		if (console_banner != "" && kv != "" && (index(console_banner, "Linux version " kv) != 1 ||
+		    substr(console_banner, length("Linux version " kv) + 1, 1) ~ /[0-9]/))
+			failure(arch, "the kernel's console says '" console_banner "': not the kernel of base " \
+				run_base " (KERNEL_VERSION=" kv ", boot/base/" run_base "/base.conf)")
+		if (ninit && init_boot != "") {
+			if (klog_begins && klog_boot != init_boot)
+				failure(arch, "the kernel-log dump is of boot_id=" klog_boot ", /init's INIT line of boot_id=" \
+					init_boot ": a dump of another boot")
+			if (klog_begins && klog_bootrec != init_boot)
+				failure(arch, "the kernel-log dump has no record 'init: boot_id=" init_boot "'" \
+					(klog_bootrec == "" ? "" : " (its first is of boot_id=" klog_bootrec ")") ": a dump of another boot")
+			if (console_seen && console_bootrec != init_boot)
+				failure(arch, "the kernel's console has no 'init: boot_id=" init_boot "' after /init ran" \
+					(console_bootrec == "" ? "" : " (its first is of boot_id=" console_bootrec ")") \
+					": a console of another boot")
+		}
 		# the kernel's log, as /init dumped it
 		if (!klog_begins)
 			failure(arch, "no kernel-log dump (@@@ KLOG BEGIN ... END): /init writes it after the last test")
@@ -652,7 +740,7 @@ function finish_file(   i, k, kf, expect) {
 			planned_pass += want_points[k]
 		}
 		for (i = 1; i <= np; i++)
-			if (plan_matches(i) && ptype[i] == "skip")
+			if (plan_matches(i) && ptype[i] == "skip" && index(ppoint[i], ">") == 0)
 				planned_skip++
 			else if (plan_matches(i) && ptype[i] == "section" && pname[i] == "*")
 				planned_pass += ppoint[i]
@@ -673,6 +761,11 @@ BEGIN {
 	for (i = 1; i <= np; i++)
 		if (parch[i] != "host")
 			arches[parch[i]] = 1
+	# each base's kernel version, from its record
+	n = split(base_kv, f, ";")
+	for (i = 1; i <= n; i++)
+		if ((j = index(f[i], "=")) > 1)
+			base_version[substr(f[i], 1, j - 1)] = substr(f[i], j + 1)
 	# each arch's line for all of its CPUs up, from its record
 	n = split(smp_ok, f, ";")
 	for (i = 1; i <= n; i++)
@@ -743,7 +836,7 @@ kind == "BEGIN" {
 	sect = test
 	sectname = abi " " test
 	rows[row] = 1
-	npoints = npass = nskip = nfail = nknown_here = npending = 0
+	npoints = npass = nskip = nfail = nknown_here = npending = nskipped = 0
 	maxdepth = 0
 	delete st_open
 	open_stream(0)
@@ -787,9 +880,13 @@ kind == "KLOG" {
 		failure(row, sectname ": " $0 ": inside a test (a test wrote it?)")
 	else if (done)
 		failure(arch, $0 ": after @@@ DONE")
-	else if (text == "BEGIN") {
+	else if (text ~ /^BEGIN( |$)/) {
 		if (klog_begins++)
 			failure(arch, "a second kernel-log dump (@@@ KLOG BEGIN)")
+		else if (text !~ /^BEGIN boot_id=[0-9a-f-]+$/)
+			failure(arch, $0 ": no boot_id=UUID (the kernel's boot id: whose log this is)")
+		else
+			klog_boot = substr(text, 15)
 		in_klog = 1
 	} else if (text == "END") {
 		if (!in_klog)
@@ -810,6 +907,10 @@ in_klog && kind == "" && !insection {
 			klog_smp++
 		if (line == "Run /init as init process")
 			klog_init++
+		if (klog_banner == "" && line ~ /^Linux version /)
+			klog_banner = line
+		if (klog_bootrec == "" && line ~ /^init: boot_id=/)
+			klog_bootrec = substr(line, 15)
 		for (i = 1; i <= nneed; i++)
 			if (need_suite[i] == run_suite && line ~ need_re[i])
 				klog_need[i] = 1
@@ -832,18 +933,27 @@ kind == "BADCONSOLE" {
 	next
 }
 # /init says on the console what went wrong before its channel was there
-in_console && /^@@@ INIT / { failure(arch, $0) }
+in_console && /^@@@ INIT / { failure(arch, $0 ": /init could not set it up (said on the console)") }
 # The guest's /init found a process TEST left behind, and killed it.
 kind == "STRAY" { failure(arch "/" abi, abi " " test ": left a process behind: " stray); next }
-kind == "HOST" { failure(arch, text); next }
+kind == "HOST" { failure(arch, "boot/run.sh: " text); next }
 kind == "INIT" {
 	if (text ~ /^suite=/) {
 		if (ninit++)
 			failure(arch, "a second @@@ INIT " text ": the guest ran /init again")
-		else if (text != "suite=" run_suite)
-			failure(arch, "@@@ INIT " text ", but the log says suite=" run_suite)
+		else {
+			split(text, w, " ")
+			if (w[1] != "suite=" run_suite)
+				failure(arch, "@@@ INIT " text ", but the log says suite=" run_suite)
+			if (run_arch == "host")
+				;
+			else if (text !~ /^suite=[^ ]+ boot_id=[0-9a-f-]+$/)
+				failure(arch, "@@@ INIT " text ": no boot_id=UUID (the kernel's boot id, which ties the console and the kernel-log dump to this boot)")
+			else
+				init_boot = substr(w[2], 9)
+		}
 	} else
-		failure(arch, "@@@ INIT " text)
+		failure(arch, "@@@ INIT " text ": /init could not set it up")
 	next
 }
 
@@ -883,7 +993,7 @@ insection && kind == "" {
 	if (c ~ /^not ok/ || c ~ /^ok [0-9]+/)
 		failure(arch, $0 ": a TAP point outside a test's section")
 	else if (c ~ /^Bail out!/)
-		failure(arch, $0)
+		failure(arch, $0 ": a TAP bail out outside a test's section")
 }
 
 # A kernel message written into a test's line: what the line said is lost
@@ -903,6 +1013,16 @@ in_console && !smp_line && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] smp: Brought up / {
 in_console && smp_line && !init_seen && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Run \/init as init process$/ {
 	init_seen = 1
 }
+# The kernel's banner, its first line; /init's record of the boot id, the
+# first after /init ran (boot/image/init.c writes it before any test)
+in_console && console_banner == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Linux version / {
+	console_banner = $0
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", console_banner)
+}
+in_console && init_seen && console_bootrec == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/ {
+	console_bootrec = $0
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/, "", console_bootrec)
+}
 
 # The kernel must not complain, on the console, in a test's '#' lines (a
 # report the test copied, or a kernel line written into one) or in the
@@ -916,7 +1036,9 @@ run_arch != "host" && $0 ~ tre_all {
 			sub(/^\[ *[0-9.]+\] */, "", line)
 			if (!((i, line) in bad_seen)) {
 				bad_seen[i, line] = 1
-				failure(arch, "kernel trouble (" tname[i] "): " line)
+				failure(insection ? row : arch, "kernel trouble (" tname[i] "): " line " (in " \
+					(in_console ? "the kernel's console" : in_klog ? "the kernel-log dump" : \
+					insection ? sectname "'s output" : "the tests' channel") ", " trouble ")")
 			}
 		}
 }

@@ -25,6 +25,15 @@
  * warning level and worse go to the console as they come, so that a guest
  * that hangs still shows the splat that explains it; boot/run.sh appends
  * the console to the log when QEMU ends.
+ *
+ * The boot's identity ties the two together: /init's first line on the
+ * channel, "@@@ INIT suite=NAME boot_id=UUID", and the kernel-log dump's
+ * first, "@@@ KLOG BEGIN boot_id=UUID", carry the kernel's boot id
+ * (/proc/sys/kernel/random/boot_id, random at every boot), and /init
+ * writes "init: boot_id=UUID" into the kernel's log, at a level the
+ * console shows, before any test runs: the console and the dump
+ * both hold it, beside the kernel's own "Linux version" banner. The
+ * verdict requires all of them to match (boot/verdict.awk).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -370,6 +379,42 @@ static void run_suite(const char *suite)
 }
 
 /*
+ * The kernel's boot id, "UUID", in @id; "(none: WHY)" if it could not be
+ * read, which fails the verdict.
+ */
+static void read_boot_id(char *id, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	size_t n;
+
+	if (!f || !fgets(id, len, f)) {
+		snprintf(id, len, "(none: %s)", strerror(errno));
+	} else {
+		n = strcspn(id, "\n");
+		id[n] = 0;
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Into the kernel's log, as a record of its own: "init: boot_id=UUID", at
+ * KERN_WARNING ("<4>"), a level the console shows after /init lowers its
+ * level too: the console may print the record later than we write it.
+ */
+static void log_boot_id(const char *id)
+{
+	char line[128];
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	int n = snprintf(line, sizeof(line), "<4>init: boot_id=%s\n", id);
+
+	if (fd < 0 || write(fd, line, n) != n)
+		say("@@@ INIT writing the boot id to /dev/kmsg: %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
  * The kernel's log, every record still in its ring, from /dev/kmsg (which
  * a test's 'dmesg -C' does not empty), as "<LEVEL>[SECONDS] TEXT" lines.
  * The verdict requires it in every guest's log: a log it could not read
@@ -380,8 +425,10 @@ static void dump_kernel_log(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	unsigned long records = 0;
+	char id[64];
 
-	say("@@@ KLOG BEGIN\n");
+	read_boot_id(id, sizeof(id));
+	say("@@@ KLOG BEGIN boot_id=%s\n", id);
 	if (fd < 0)
 		say("@@@ KLOG ERROR open /dev/kmsg: %s\n", strerror(errno));
 	while (fd >= 0) {
@@ -422,6 +469,7 @@ int main(void)
 {
 	struct sigaction alarm_action = { .sa_handler = on_alarm };
 	const char *suite = getenv("suite"), *tap = getenv("tap");
+	char boot_id[64];
 
 	/* No SA_RESTART: the alarm must interrupt waitpid(). */
 	sigaction(SIGALRM, &alarm_action, NULL);
@@ -459,10 +507,14 @@ int main(void)
 	setenv("HOME", "/tmp", 1);
 	setenv("TERM", "dumb", 0);
 
+	/* Who we are, in the kernel's log and on its console too. */
+	read_boot_id(boot_id, sizeof(boot_id));
+	log_boot_id(boot_id);
+
 	/* Warnings and worse on the console; all of the log is dumped at the end. */
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
 
-	say("@@@ INIT suite=%s\n", suite ? suite : "(none)");
+	say("@@@ INIT suite=%s boot_id=%s\n", suite ? suite : "(none)", boot_id);
 	if (suite)
 		run_suite(suite);
 	dump_kernel_log();

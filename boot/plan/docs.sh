@@ -39,7 +39,8 @@ rows() {
 		if (!(r in pts)) { rows[++n] = r }
 		pts[r] += $7 * ($4 == "baseline" ? nb : 1)
 	}
-	$1 == "skip" && ($2 == b || $2 == "*") && index(suites, " " $4 " ") {
+	# a nested skip (POINT PARENT>...) is no skip of the matrix: PARENT counts
+	$1 == "skip" && ($2 == b || $2 == "*") && index(suites, " " $4 " ") && index($7, ">") == 0 {
 		sk[$3 "/" $5] += ($4 == "baseline" ? nb : 1)
 	}
 	END { for (i = 1; i <= n; i++) print rows[i], pts[rows[i]] - sk[rows[i]], sk[rows[i]] + 0 }

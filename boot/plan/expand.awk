@@ -75,11 +75,22 @@ function points_of(suite, name,   k, seen) {
 	return k in pts ? pts[k] : ""
 }
 
-function names_match(names, suite, name,   n, x, i) {
+# Does NAMES (boot/plan/skips) name the test NAME of SUITE? Sets nest:
+# "PARENT>" for a NAME>PARENT (the point nested under the test's point
+# PARENT), else "".
+function names_match(names, suite, name,   n, x, i, t) {
 	n = split(names, x, ",")
-	for (i = 1; i <= n; i++)
-		if (x[i] == name || x[i] == suite "/" name)
+	for (i = 1; i <= n; i++) {
+		t = x[i]
+		nest = ""
+		if (index(t, ">")) {
+			nest = substr(t, index(t, ">") + 1) ">"
+			t = substr(t, 1, index(t, ">") - 1)
+		}
+		if (t == name || t == suite "/" name)
 			return 1
+	}
+	nest = ""
 	return 0
 }
 
@@ -244,9 +255,13 @@ fileno == 3 {
 		next
 	}
 	n = split($2, x, ",")
-	for (j = 1; j <= n; j++)
+	for (j = 1; j <= n; j++) {
+		if (x[j] ~ />$/ || index(x[j], ">") && $1 != "skip")
+			bad("'" x[j] "': NAME>PARENT wants a PARENT, and only a skip is nested")
+		sub(/>.*/, "", x[j])
 		if (!(x[j] in istest))
 			bad("no suite of boot/plan/matrix has a test '" x[j] "'")
+	}
 	r = $0
 	sub(/^[ \t]*[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+/, "", r)
 	if (p != "")
@@ -331,7 +346,7 @@ END {
 							if (!names_match(knames[k], s, nm) || !when_holds(kwhen[k], b, a, abi[j], rfl[r]))
 								continue
 							add(lg, b, ktype[k] "\t\001\t" a "\t" s "\t" abi[j] "\t" nm "\t" \
-								kpoint[k] "\t" kreason[k])
+								nest kpoint[k] "\t" kreason[k])
 						}
 					}
 			}
@@ -353,8 +368,10 @@ END {
 	print "#   skip BASE ARCH SUITE ABI NAME POINT REASON..."
 	print "#       one skipped point allowed in that section: the point named POINT"
 	print "#       (below) may be 'ok N ... # SKIP REASON', REASON all the text after its"
-	print "#       SKIP; POINT - is the whole section's '1..0 # SKIP REASON'. Only"
-	print "#       points of the section's own TAP (not a kselftest's nested TAP)"
+	print "#       SKIP; POINT - is the whole section's '1..0 # SKIP REASON'. A"
+	print "#       point of a nested TAP stream (kselftest's runner's test) is"
+	print "#       PARENT>POINT, PARENT the section's point it is nested under"
+	print "#       (PARENT>-: that stream's '1..0 # SKIP REASON')"
 	print "#   known BASE ARCH SUITE ABI NAME POINT REASON..."
 	print "#       the point named POINT counted as known, not failed, if it fails"
 	print "#       cleanly ('not ok', no TIMEOUT, the test exited with 1) and fails"

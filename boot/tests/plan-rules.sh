@@ -42,6 +42,10 @@ try "" boot/plan/matrix ""
 try "boot/plan/matrix:$(n boot/plan/matrix): no arch 'nosucharch'" boot/plan/matrix "suite check * nosucharch"
 try "boot/plan/points:$(n boot/plan/points): want: NAME POINTS" boot/plan/points "hello two"
 try "boot/plan/skips:$(n boot/plan/skips): condition 'kernel<=6.9'" boot/plan/skips "skip samples kernel<=6.9 point=x why"
+try "boot/plan/skips:$(n boot/plan/skips): 'samples>': NAME>PARENT wants a PARENT" boot/plan/skips "skip samples> * point=x why"
+try "boot/plan/skips:$(n boot/plan/skips): 'samples>p': NAME>PARENT wants a PARENT, and only a skip is nested" \
+	boot/plan/skips "known samples>p * point=x why"
+try "boot/plan/skips:$(n boot/plan/skips): no suite of boot/plan/matrix has a test 'nosuch'" boot/plan/skips "skip nosuch>p * point=x why"
 try "boot/checks/points:$(n boot/checks/points): want: SUITE GROUP POINTS" boot/checks/points "lint series"
 try "boot/suites/check:$(n boot/suites/check): ABIS is 'some'" boot/suites/check "hello2 some 30 hello"
 try "boot/plan/logs differs from what boot/plan/expand.sh makes of the rules: make docs" \

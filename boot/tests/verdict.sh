@@ -40,7 +40,7 @@ a-plan-of-0-fails|x86_64-check.log: x86_64: x86_64 sel: 0 TAP points, the plan s
 fewer-points-than-planned-fail|x86_64-check.log: x86_64: x86_64 sel: 2 TAP points, the plan says 3
 unplanned-skips-fail|x86_64-check.log: x86_64: i386 sel: ok 1 a # SKIP not today: a skip the plan does not allow
 a-skip-with-another-reason-fails|x86_64-check.log: x86_64: x86_64 sel: ok 2 b # SKIP no reason at all: a skip the plan does not allow
-a-planned-skip-that-did-not-skip-fails|x86_64-check.log: x86_64: x86_64 sel: 1 planned skip did not happen
+a-planned-skip-that-did-not-skip-fails|x86_64-check.log: x86_64: x86_64 sel: the planned skip of point b did not happen
 a-not-ok-skip-fails|x86_64-check.log: x86_64: x86_64 sel: not ok 2 b # SKIP
 a-kernel-line-splitting-not-ok-fails|x86_64-check.log: x86_64: x86_64 sel: a kernel message split a TAP line
 a-hung-task-fails|arm64-check.log: arm64: kernel trouble (hung-task): INFO: task kworker/0:1:12 blocked for more than 120 seconds.
@@ -63,8 +63,14 @@ EOF
 
 # console: the kernel console, which boot/run.sh appends to a guest's log
 console() {
-	printf '@@@ CONSOLE ttyS0 %s\n[    0.000000] Linux version 6.1.0\n[    0.100000] %s\n' "$token" "$smp"
+	printf '@@@ CONSOLE ttyS0 %s\n[    0.000000] %s\n[    0.100000] %s\n' "$token" "$banner" "$smp"
 	echo '[    0.200000] Run /init as init process'
+	echo "[    0.300000] init: boot_id=$boot_id"
+}
+# klog: the kernel-log dump /init writes
+klog() {
+	printf '@@@ KLOG BEGIN boot_id=%s\n<5>[    0.000000] %s\n<6>[    0.100000] %s\n' "$boot_id" "$banner" "$smp"
+	printf '<6>[    1.000000] Run /init as init process\n<4>[    1.100000] init: boot_id=%s\n@@@ KLOG END\n@@@ DONE\n' "$boot_id"
 }
 
 # good DIR: the logs every case starts from
@@ -73,11 +79,14 @@ good() {
 	smp='smp: Brought up 1 node, 2 CPUs'
 	# boot/run.sh's per-boot secret, in the RUN line and its CONSOLE line
 	token=5e1f0c2a9b7d4e31
+	# the kernel's boot id (/proc/sys/kernel/random/boot_id) and banner
+	boot_id=0c0ffee0-1234-4abc-8def-0123456789ab
+	banner='Linux version 6.1.0 (verdict.sh) #1 SMP'
 	for a in x86_64 arm64; do
 		case $a in x86_64) abis="x86_64 i386" ;; arm64) abis="arm64 armhf" ;; esac
 		{
 			echo "@@@ RUN base=test arch=$a suite=check accel=tcg console=$token smp=$smp"
-			echo "@@@ INIT suite=check"
+			echo "@@@ INIT suite=check boot_id=$boot_id"
 			for abi in $abis; do
 				printf '@@@ BEGIN %s hello\n1..1\nok 1 hello\n\n@@@ END %s hello status=0\n' "$abi" "$abi"
 				[ "$a" = arm64 ] && continue
@@ -89,15 +98,15 @@ good() {
 				fi
 				printf 'ok 3 c\n\n@@@ END %s sel status=0\n' "$abi"
 			done
-			printf '@@@ KLOG BEGIN\n<6>[    0.100000] %s\n<6>[    1.000000] Run /init as init process\n@@@ KLOG END\n@@@ DONE\n' "$smp"
+			klog
 			console
 		} >"$d/$a-check.log"
 	done
 	{
 		echo "@@@ RUN base=test arch=x86_64 suite=demo accel=tcg console=$token smp=$smp"
-		echo "@@@ INIT suite=demo"
+		echo "@@@ INIT suite=demo boot_id=$boot_id"
 		printf '@@@ BEGIN x86_64 samples\n1..2\nok 1 s\nok 2 t\n\n@@@ END x86_64 samples status=0\n'
-		printf '@@@ KLOG BEGIN\n<6>[    0.100000] %s\n<6>[    1.000000] Run /init as init process\n@@@ KLOG END\n@@@ DONE\n' "$smp"
+		klog
 		console
 	} >"$d/x86_64-demo.log"
 	{
@@ -222,10 +231,17 @@ sec() {
 		}
 		END { for (i = 1; i <= n; i++) if (!(cand[i] in skipped)) { print cand[i]; exit } }'
 }
-# skipsec ARCH: "ABI NAME POINT REASON..." of ARCH's first planned skip of a point
+# skipsec ARCH: "ABI NAME POINT REASON..." of ARCH's first planned skip of a
+# point of a section's own TAP; nskipsec ARCH: of its first planned skip of
+# a nested point (POINT PARENT>NAME)
 skipsec() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PLAN" |
-		awk -v b="$(cbase)" -v a="$1" '$1 == "skip" && ($2 == "*" || $2 == b) && $3 == a && $4 == "check" && $7 != "-" {
+		awk -v b="$(cbase)" -v a="$1" '$1 == "skip" && ($2 == "*" || $2 == b) && $3 == a && $4 == "check" && $7 != "-" && $7 !~ />/ {
+			$1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print; exit }'
+}
+nskipsec() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PLAN" |
+		awk -v b="$(cbase)" -v a="$1" '$1 == "skip" && ($2 == "*" || $2 == b) && $3 == a && $4 == "check" && $7 ~ />[^-]/ {
 			$1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print; exit }'
 }
 trouble_lines() { sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$TROUBLE"; }
@@ -233,9 +249,13 @@ trouble_lines() { sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$TROUBLE"; }
 # smp_of ARCH: the line the kernel prints with every CPU of the arch's record up
 smp_of() { (. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && echo "$SMP_OK"); }
 
+# kv_of BASE: the base record's KERNEL_VERSION
+kv_of() { (unset KERNEL_VERSION; . "$TOP/boot/base/$1/base.conf" && echo "$KERNEL_VERSION"); }
+
 # plan_log DIR BASE ARCH SUITE: the log of that run, as the plan has it
 plan_log() {
 	awk -v base="$2" -v arch="$3" -v suite="$4" -v smp="$(smp_of "$3")" -v token=5e1f0c2a9b7d4e31 \
+		-v kv="$(kv_of "$2")" \
 		-v trouble="$TROUBLE" -f "$TESTS/plan-logs.awk" "$PLAN" >"$1/$3-$4.log"
 }
 # baseline_log FILE BASE ARCH: the host check's log boot/checks/baseline.sh
@@ -325,8 +345,38 @@ no-init-suite-line-fails-$a|$a-check.log: $a: no '@@@ INIT suite=check'
 a-skip-whose-reason-only-holds-the-planned-one-fails-$a|$a-check.log: $a: $K: ok
 a-known-failure-with-a-pristine-log-showing-kernel-trouble-fails-$a|$a-pristine.log shows kernel trouble (
 a-known-failure-does-not-excuse-failures-nested-under-it-$a|$a-check.log: $a: $S: # not ok 1 sub-1: not ok
+a-console-of-another-boot-fails-$a|$a-check.log: $a: the kernel's console has no 'init: boot_id=0c0ffee0-1234-4abc-8def-0123456789ab' after /init ran (its first is of boot_id=
+a-console-of-another-kernel-fails-$a|$a-check.log: $a: the kernel's console is of another kernel: its banner 'Linux version
+a-console-without-the-boot-id-fails-$a|$a-check.log: $a: the kernel's console has no 'init: boot_id=0c0ffee0-1234-4abc-8def-0123456789ab' after /init ran: a console of another boot
+a-boot-id-on-the-console-before-init-ran-does-not-count-$a|$a-check.log: $a: the kernel's console has no 'init: boot_id=0c0ffee0-1234-4abc-8def-0123456789ab' after /init ran
+a-console-without-its-banner-fails-$a|$a-check.log: $a: the kernel's console has no 'Linux version' banner
+a-dump-of-another-boot-fails-$a|$a-check.log: $a: the kernel-log dump is of boot_id=0c0ffee0-9999-4abc-8def-0123456789ab, /init's INIT line of boot_id=0c0ffee0-1234-4abc-8def-0123456789ab
+a-dump-without-the-boot-id-record-fails-$a|$a-check.log: $a: the kernel-log dump has no record 'init: boot_id=0c0ffee0-1234-4abc-8def-0123456789ab': a dump of another boot
+a-dump-without-its-banner-fails-$a|$a-check.log: $a: the kernel-log dump has no 'Linux version' banner
+a-dump-header-without-a-boot-id-fails-$a|$a-check.log: $a: @@@ KLOG BEGIN: no boot_id=UUID
+an-init-line-without-a-boot-id-fails-$a|$a-check.log: $a: @@@ INIT suite=check: no boot_id=UUID
+a-kernel-of-another-base-fails-$a|$a-check.log: $a: the kernel's console says 'Linux version 5.10.0 (plan-logs.awk) #1 SMP': not the kernel of base $b
 a-known-failure-killed-by-a-signal-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 139)
 a-known-failure-with-another-exit-status-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 2)
+EOC
+		cat <<EOC
+a-nested-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # ok 2 sub-2 # SKIP not planned: a skip the plan does not allow (point point-1>sub-2,
+a-nested-plan-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # 1..0 # SKIP no PIDFD_IOCTL_GETFD in this kernel: the probe got ENOTTY: a skip the plan does not allow (point point-1>-,
+a-nested-skip-under-no-point-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1 # SKIP why: a skip nested under no point of the section
+a-nested-whole-stream-skip-the-plan-allows-passes-$a|the plan
+EOC
+		k=$(nskipsec "$a")
+		[ -n "$k" ] || continue
+		NS=$(echo "$k" | cut -d' ' -f1-2)
+		np=$(echo "$k" | cut -d' ' -f3)
+		NP=${np%%>*} NC=${np#*>}
+		cat <<EOC
+a-planned-nested-skip-on-another-point-fails-$a|$a-check.log: $a: $NS: # ok 1 sub-1 # SKIP
+a-planned-nested-skip-under-another-point-fails-$a|$a-check.log: $a: $NS: # ok 2 $NC # SKIP
+a-planned-nested-skip-at-the-sections-own-level-fails-$a|$a-check.log: $a: $NS: ok 1 $NP>$NC # SKIP
+a-nameless-nested-skip-named-by-its-run-line-is-planned-$a|the plan
+a-nameless-nested-skip-whose-run-line-names-another-case-fails-$a|$a-check.log: $a: $NS: # ok 2 # SKIP
+a-planned-nested-skip-that-did-not-skip-fails-$a|$a-check.log: $a: $NS: the planned skip of point $np did not happen
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
@@ -426,6 +476,42 @@ plan_make_case() {
 		x=sub-1
 		case $name in *-another-line-*) x=sub-x ;; esac
 		in_sect "$l" "$S" "s/^ok 1 point-1\$/# TAP version 13\n# 1..2\n# ok 1 sub-1\n# 1..2\n# ok 1 $x\n# ok 2 sub-2\nok 1 point-1/" ;;
+	a-nested-skip-the-plan-does-not-allow-fails-*)
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..2\n# ok 1 sub-1\n# ok 2 sub-2 # SKIP not planned\nok 1 point-1/' ;;
+	a-nested-plan-skip-the-plan-does-not-allow-fails-*)
+		# the pristine kernel's pidfd_getfd_ioctl_test under kselftest's runner
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..0 # SKIP no PIDFD_IOCTL_GETFD in this kernel: the probe got ENOTTY\nok 1 point-1/' ;;
+	a-nested-skip-under-no-point-fails-*)
+		n=$(grep -A2 "^@@@ BEGIN $S\$" "$l" | sed -n 's/^1\.\.//p')
+		in_sect "$l" "$S" "s/^ok $n point-$n\$/ok $n point-$n\\n# TAP version 13\\n# 1..1\\n# ok 1 sub-1 # SKIP why/" ;;
+	a-nested-whole-stream-skip-the-plan-allows-passes-*)
+		{
+			cat "$PLAN"
+			echo "skip	$b	$a	check	$S point-1>- the probe got ENOTTY"
+		} >"$top/plan"
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..0 # SKIP the probe got ENOTTY\nok 1 point-1/' ;;
+	a-planned-nested-skip-*|a-nameless-nested-skip-*)
+		k=$(nskipsec "$a")
+		ks=$(echo "$k" | cut -d' ' -f1-2)
+		np=$(echo "$k" | cut -d' ' -f3)
+		r=$(echo "$k" | cut -d' ' -f4-)
+		# plan-logs.awk: the stream under the parent's point, each
+		# skip after a pass, 'ok 2 CHILD # SKIP R' the first one
+		p=${np%%>*} c=${np#*>}
+		case $name in
+		*-on-another-point-*)
+			in_sect "$l" "$ks" "s/^# ok 1 sub-1\$/# ok 1 sub-1 # SKIP $r/;s/^# ok 2 $c # SKIP .*/# ok 2 $c/" ;;
+		*-under-another-point-*) in_sect "$l" "$ks" "s/^ok 1 $p\$/ok 1 point-1/" ;;
+		*-at-the-sections-own-level-*)
+			# the nested stream gone, its skip on the parent's point
+			in_sect "$l" "$ks" "/^# /d;s/^ok 1 $p\$/ok 1 $p>$c # SKIP $r/" ;;
+		*-that-did-not-skip-*) in_sect "$l" "$ks" "s/^# ok 2 $c # SKIP .*/# ok 2 $c/" ;;
+		a-nameless-*)
+			# 6.1's kselftest_harness.h: '#  RUN NAME ...', then 'ok N # SKIP why'
+			rn=$c
+			case $name in *-names-another-case-*) rn=another.case ;; esac
+			in_sect "$l" "$ks" "s/^# ok 2 $c # SKIP /# #  RUN           $rn ...\\n# ok 2 # SKIP /" ;;
+		esac ;;
 	a-skip-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#SKIP not here/' ;;
 	a-todo-without-a-blank-before-its-hash-fails-*) in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2#TODO x/' ;;
 	a-nested-todo-without-a-blank-before-its-hash-fails-*)
@@ -437,6 +523,20 @@ plan_make_case() {
 		edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/d'
 		edit "$l" "/^@@@ INIT suite=/r $d/klog" ;;
 	no-init-suite-line-fails-*) edit "$l" '/^@@@ INIT suite=/d' ;;
+	a-console-of-another-boot-fails-*) edit "$l" '/^@@@ CONSOLE/,${s/init: boot_id=0c0ffee0-1234-/init: boot_id=0c0ffee0-9999-/}' ;;
+	a-console-of-another-kernel-fails-*) edit "$l" '/^@@@ CONSOLE/,${s/) #1 SMP$/) #2 SMP/}' ;;
+	a-console-without-the-boot-id-fails-*) edit "$l" '/^@@@ CONSOLE/,${/init: boot_id=/d}' ;;
+	a-boot-id-on-the-console-before-init-ran-does-not-count-*)
+		edit "$l" '/^@@@ CONSOLE/,${/init: boot_id=/d}'
+		edit "$l" '/^@@@ CONSOLE/,${/Linux version/a [    0.000100] init: boot_id=0c0ffee0-1234-4abc-8def-0123456789ab
+}' ;;
+	a-console-without-its-banner-fails-*) edit "$l" '/^@@@ CONSOLE/,${/Linux version/d}' ;;
+	a-dump-of-another-boot-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/s/boot_id=0c0ffee0-1234-/boot_id=0c0ffee0-9999-/' ;;
+	a-dump-without-the-boot-id-record-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/^<.*init: boot_id=/d}' ;;
+	a-dump-without-its-banner-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/Linux version/d}' ;;
+	a-dump-header-without-a-boot-id-fails-*) edit "$l" 's/^@@@ KLOG BEGIN .*/@@@ KLOG BEGIN/' ;;
+	an-init-line-without-a-boot-id-fails-*) edit "$l" 's/^\(@@@ INIT suite=[^ ]*\) .*/\1/' ;;
+	a-kernel-of-another-base-fails-*) edit "$l" 's/Linux version [0-9.]* (plan-logs.awk)/Linux version 5.10.0 (plan-logs.awk)/' ;;
 	a-skip-whose-reason-only-holds-the-planned-one-fails-*)
 		k=$(skipsec "$a")
 		ks=$(echo "$k" | cut -d' ' -f1-2)
