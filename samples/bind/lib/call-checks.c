@@ -145,37 +145,47 @@ int port_held(int fd, int pidfd, int domain, int type, int protocol, const struc
  * bound to what it asked for. A program's own second bind() of a socket
  * comes after the answer to its first was delivered, which ends the
  * entry, and gets the kernel's EINVAL. The entry is made before our
- * bind(), so that the other notification, failing with EINVAL, finds it;
- * when all are taken, the oldest goes. The program can make its second
- * bind() as soon as SECCOMP_IOCTL_NOTIF_SEND returns, before the thread
- * that sent it has ended the entry: an entry is only taken over once that
- * thread has said its answer was not delivered (end_bind()).
+ * bind(), so that the other notification, failing with EINVAL, finds it.
+ * The program can make its second bind() as soon as
+ * SECCOMP_IOCTL_NOTIF_SEND returns, before the thread that sent it has
+ * ended the entry: an entry is only taken over once that thread has said
+ * its answer was not delivered (end_bind()).
+ *
+ * The entries are the listener's own (s->withdrawn): another program's
+ * binds never evict them. When all WITHDRAWN are taken, the one withdrawn
+ * longest ago goes (its restart, if it ever comes, gets the kernel's
+ * EINVAL); one whose answer is not yet sent never goes: with none to
+ * evict, remember_bind() fails and the bind is not made.
  */
-#define WITHDRAWN 64
-static struct {
-	__u64 id;	/* the notification we bind for */
-	dev_t dev;
-	ino_t ino;
-	int len;
-	int settled;	/* its answer was not delivered: withdrawn */
-	struct sockaddr_storage addr;
-} withdrawn[WITHDRAWN];
-static unsigned int withdrawn_next;
 static pthread_mutex_t withdrawn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t withdrawn_ended = PTHREAD_COND_INITIALIZER;
 
-void remember_bind(const struct call *c, __u64 id)
+int remember_bind(struct served *s, const struct call *c, __u64 id)
 {
-	unsigned int i;
+	struct withdrawn_bind *w = NULL;
 
 	pthread_mutex_lock(&withdrawn_lock);
-	i = withdrawn_next++ % WITHDRAWN;
-	withdrawn[i].id = id;
-	withdrawn[i].dev = c->dev;
-	withdrawn[i].ino = c->ino;
-	withdrawn[i].len = c->len;
-	withdrawn[i].settled = 0;
-	memcpy(&withdrawn[i].addr, &c->addr, sizeof(c->addr));
+	for (int i = 0; i < WITHDRAWN; i++) {
+		struct withdrawn_bind *e = &s->withdrawn[i];
+
+		if (!e->ino) {
+			w = e;
+			break;
+		}
+		if (e->settled && (!w || e->seq < w->seq))
+			w = e;
+	}
+	if (w) {
+		w->id = id;
+		w->dev = c->dev;
+		w->ino = c->ino;
+		w->len = c->len;
+		w->settled = 0;
+		w->seq = ++s->withdrawn_seq;
+		memcpy(&w->addr, &c->addr, sizeof(c->addr));
+	}
 	pthread_mutex_unlock(&withdrawn_lock);
+	return w ? 0 : -1;
 }
 
 /*
@@ -183,18 +193,20 @@ void remember_bind(const struct call *c, __u64 id)
  * answer was delivered or its bind() failed (the entry goes); otherwise
  * its answer was not delivered, and the entry may be taken over.
  */
-void end_bind(const struct call *c, __u64 id, int gone)
+void end_bind(struct served *s, const struct call *c, __u64 id, int gone)
 {
 	pthread_mutex_lock(&withdrawn_lock);
 	for (int i = 0; i < WITHDRAWN; i++) {
-		if (!withdrawn[i].ino || withdrawn[i].id != id || withdrawn[i].ino != c->ino ||
-		    withdrawn[i].dev != c->dev)
+		struct withdrawn_bind *e = &s->withdrawn[i];
+
+		if (!e->ino || e->id != id || e->ino != c->ino || e->dev != c->dev)
 			continue;
 		if (gone)
-			withdrawn[i].ino = 0;
+			e->ino = 0;
 		else
-			withdrawn[i].settled = 1;
+			e->settled = 1;
 	}
+	pthread_cond_broadcast(&withdrawn_ended);
 	pthread_mutex_unlock(&withdrawn_lock);
 }
 
@@ -207,7 +219,7 @@ void end_bind(const struct call *c, __u64 id, int gone)
  * EINVAL); withdrawn, it is ours. Past that, no entry (EINVAL).
  */
 #define CLAIM_WAIT_MS 200
-int claim_bind(const struct call *c, __u64 id)
+int claim_bind(struct served *s, const struct call *c, __u64 id)
 {
 	const struct timespec ms = { .tv_nsec = 1000 * 1000 };
 	int found = 0, pending;
@@ -216,17 +228,18 @@ int claim_bind(const struct call *c, __u64 id)
 		pending = 0;
 		pthread_mutex_lock(&withdrawn_lock);
 		for (int i = 0; i < WITHDRAWN && !found; i++) {
-			if (!withdrawn[i].ino || withdrawn[i].ino != c->ino ||
-			    withdrawn[i].dev != c->dev || withdrawn[i].id == id ||
-			    withdrawn[i].len != c->len ||
-			    memcmp(&withdrawn[i].addr, &c->addr, c->len))
+			struct withdrawn_bind *e = &s->withdrawn[i];
+
+			if (!e->ino || e->ino != c->ino || e->dev != c->dev || e->id == id ||
+			    e->len != c->len || memcmp(&e->addr, &c->addr, c->len))
 				continue;
-			if (!withdrawn[i].settled) {
+			if (!e->settled) {
 				pending = 1;
 				continue;
 			}
-			withdrawn[i].id = id;
-			withdrawn[i].settled = 0;
+			e->id = id;
+			e->settled = 0;
+			e->seq = ++s->withdrawn_seq;
 			found = 1;
 		}
 		pthread_mutex_unlock(&withdrawn_lock);

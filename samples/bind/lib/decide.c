@@ -34,7 +34,7 @@
  * Returns CONTINUE, 0 or REFUSED with *err set, or -1 (EACCES) after a
  * failure on our side; *why says why, for the log.
  */
-static int decide_call(const struct served *s, const struct seccomp_notif *req, struct call *c,
+static int decide_call(struct served *s, const struct seccomp_notif *req, struct call *c,
 		       int *err, const char **why)
 {
 	static __thread char failure[160];
@@ -148,7 +148,7 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 	c->ino = st.st_ino;
 	/* The restart of a bind we made, whose answer a signal withdrew. */
 	*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
-	if (bound_to(fd, c) && claim_bind(c, req->id)) {
+	if (bound_to(fd, c) && claim_bind(s, c, req->id)) {
 		*err = 0;
 		c->bound = 1;
 		goto out;
@@ -225,15 +225,20 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 		goto out;
 	}
 	/* Until the answer is delivered (see remember_bind()). */
-	remember_bind(c, req->id);
+	if (remember_bind(s, c, req->id)) {
+		errno = EBUSY;
+		FAILED("every entry for a bind a signal may withdraw waits for its answer");
+		ret = -1;
+		goto out;
+	}
 	c->tried = 1;
 	*err = bind(fd, (struct sockaddr *)&c->addr, c->len) ? errno : 0;
 	*why = *err ? "allowed, bind failed" : "allowed, bound";
 	c->bound = !*err;
 	if (*err)
-		end_bind(c, req->id, 1);
+		end_bind(s, c, req->id, 1);
 	/* Bound meanwhile for the same bind(), restarted after a signal. */
-	if (*err == EINVAL && bound_to(fd, c) && claim_bind(c, req->id)) {
+	if (*err == EINVAL && bound_to(fd, c) && claim_bind(s, c, req->id)) {
 		*err = 0;
 		c->bound = 1;
 		*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
@@ -249,7 +254,7 @@ out:
  * (0 if granted or continued) and *why, for the log; c->not_bind set for
  * a syscall other than bind() refused.
  */
-enum outcome decide(const struct served *s, const struct seccomp_notif *req,
+enum outcome decide(struct served *s, const struct seccomp_notif *req,
 		    struct call *c, int *err, const char **why)
 {
 	switch (decide_call(s, req, c, err, why)) {
