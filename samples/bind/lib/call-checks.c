@@ -17,7 +17,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <linux/sockios.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "call.h"
@@ -214,19 +213,19 @@ void end_bind(struct served *s, const struct call *c, __u64 id, int gone)
  * Take over another notification's entry for the same socket and address:
  * 1 if there was one whose answer was not delivered. It is then ours until
  * our answer is delivered (a signal may withdraw the restarted bind() too).
- * An entry whose thread has not yet sent its answer is waited for, up to
- * CLAIM_WAIT_MS: delivered, it ends (the program's own second bind(),
- * EINVAL); withdrawn, it is ours. Past that, no entry (EINVAL).
+ * An entry whose thread has not yet sent its answer is waited for, however
+ * long that thread takes (its log may be slow): delivered, it ends (the
+ * program's own second bind(), EINVAL); withdrawn, it is ours. No thread
+ * that waits here holds an entry of its own not yet sent, so the wait
+ * ends when that thread's SECCOMP_IOCTL_NOTIF_SEND does.
  */
-#define CLAIM_WAIT_MS 200
 int claim_bind(struct served *s, const struct call *c, __u64 id)
 {
-	const struct timespec ms = { .tv_nsec = 1000 * 1000 };
 	int found = 0, pending;
 
-	for (int waited = 0;; waited++) {
+	pthread_mutex_lock(&withdrawn_lock);
+	for (;;) {
 		pending = 0;
-		pthread_mutex_lock(&withdrawn_lock);
 		for (int i = 0; i < WITHDRAWN && !found; i++) {
 			struct withdrawn_bind *e = &s->withdrawn[i];
 
@@ -242,11 +241,12 @@ int claim_bind(struct served *s, const struct call *c, __u64 id)
 			e->seq = ++s->withdrawn_seq;
 			found = 1;
 		}
-		pthread_mutex_unlock(&withdrawn_lock);
-		if (found || !pending || waited >= CLAIM_WAIT_MS)
-			return found;
-		nanosleep(&ms, NULL);
+		if (found || !pending)
+			break;
+		pthread_cond_wait(&withdrawn_ended, &withdrawn_lock);
 	}
+	pthread_mutex_unlock(&withdrawn_lock);
+	return found;
 }
 
 /* The port @fd is bound to (0: none), or -1. */
