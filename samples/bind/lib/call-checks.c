@@ -21,6 +21,11 @@
 
 #include "call.h"
 
+/* Linux 5.0's: Debian 12's glibc has it, older ones may not. */
+#ifndef SO_BINDTOIFINDEX
+#define SO_BINDTOIFINDEX 62
+#endif
+
 /* Is this a bind the kernel would do, for the socket's family? */
 int valid_for(int domain, const struct call *c)
 {
@@ -103,17 +108,25 @@ static int socket_in_netns_of(int fd, int pidfd, int domain, int type, int proto
  * it then. For TCP ours has SO_REUSEADDR, so that connections in TIME_WAIT
  * do not count, but a listener or a socket bound without it does. IPv6
  * with @fd's own IPV6_V6ONLY: an IPv6-only socket does not collide with an
- * IPv4 one. -1 if we cannot tell, NOT_OURS or NOT_CALLERS if we may not
- * look.
+ * IPv4 one. With @fd's own device (SO_BINDTODEVICE): the kernel lets
+ * sockets bound to two different devices share a port, and a socket bound
+ * to none collide with any (inet_bind_conflict(), udp_lib_lport_inuse()).
+ * The program cannot change its socket's device once set without
+ * CAP_NET_RAW (sock_bindtoindex_locked()); one it sets after our look only
+ * makes the kernel's check narrower than ours. -1 if we cannot tell,
+ * NOT_OURS or NOT_CALLERS if we may not look.
  */
 int port_held(int fd, int pidfd, int domain, int type, int protocol, const struct call *c)
 {
-	int probe = socket_in_netns_of(fd, pidfd, domain, type, protocol), held, v6only;
-	socklen_t optlen = sizeof(v6only);
+	int probe = socket_in_netns_of(fd, pidfd, domain, type, protocol), held, v6only, dev = 0;
+	socklen_t optlen = sizeof(v6only), devlen = sizeof(dev);
 
 	if (probe < 0)
 		return probe;
-	if ((domain == AF_INET6 &&
+	/* An ifindex is the namespace's: the probe is in the socket's. */
+	if (getsockopt(fd, SOL_SOCKET, SO_BINDTOIFINDEX, &dev, &devlen) ||
+	    (dev && setsockopt(probe, SOL_SOCKET, SO_BINDTOIFINDEX, &dev, sizeof(dev))) ||
+	    (domain == AF_INET6 &&
 	     (getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &optlen) ||
 	      setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only)))) ||
 	    (type == SOCK_STREAM &&
