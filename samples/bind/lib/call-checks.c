@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -16,6 +17,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/capability.h>
+#include <linux/nsfs.h>
 #include <linux/sockios.h>
 #include <unistd.h>
 
@@ -144,6 +147,134 @@ int port_held(int fd, int pidfd, int domain, int type, int protocol, const struc
 		(errno == EADDRINUSE ? 1 : -1) : 0;
 	close(probe);
 	return held;
+}
+
+/*
+ * What ns_capable(net->user_ns, CAP_NET_BIND_SERVICE) in the kernel's
+ * inet_bind() reads of the calling thread @tid (cap_capable()): its user
+ * namespace, effective uid (as our user namespace sees it, like
+ * NS_GET_OWNER_UID) and effective set, copied once. 0, or -1 if they
+ * cannot be read; the caller checks SECCOMP_IOCTL_NOTIF_ID_VALID after it,
+ * so that they were the caller's.
+ */
+int read_caller(pid_t tid, struct caller *cr)
+{
+	char path[64], line[256];
+	unsigned long long eff;
+	unsigned int uid;
+	struct stat st;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", tid);
+	if (stat(path, &st))
+		return -1;
+	cr->userns_dev = st.st_dev;
+	cr->userns_ino = st.st_ino;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Uid: %*u %u", &uid) == 1) {
+			cr->euid = uid;
+			found |= 1;
+		} else if (sscanf(line, "CapEff: %llx", &eff) == 1) {
+			cr->cap = (eff >> CAP_NET_BIND_SERVICE) & 1;
+			found |= 2;
+		}
+	}
+	fclose(f);
+	return found == 3 ? 0 : -1;
+}
+
+static int is_callers_userns(int ns, const struct caller *cr)
+{
+	struct stat st;
+
+	if (fstat(ns, &st))
+		return -1;
+	return st.st_dev == cr->userns_dev && st.st_ino == cr->userns_ino;
+}
+
+/*
+ * Whether @cr can hold CAP_NET_BIND_SERVICE over any network namespace
+ * at all, before we fetch anything: in a user namespace other than ours,
+ * or with it in its effective set. (A caller of our user namespace without
+ * it holds it over a namespace of a user namespace its euid owns too: such
+ * a socket's bind is decided by the policy; see docs/bind-supervisor.md.)
+ */
+int may_be_capable(const struct caller *cr)
+{
+	struct stat self;
+
+	if (cr->cap)
+		return 1;
+	if (stat("/proc/self/ns/user", &self))
+		return 0;
+	return self.st_dev != cr->userns_dev || self.st_ino != cr->userns_ino;
+}
+
+/* The user namespace that owns the network namespace of socket @fd, or -1. */
+static int socket_userns(int fd)
+{
+	__u64 theirs, ours;
+	socklen_t len = sizeof(theirs);
+	int probe = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), netns, userns, same;
+
+	if (probe < 0)
+		return -1;
+	same = !getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &theirs, &len) &&
+	       !getsockopt(probe, SOL_SOCKET, SO_NETNS_COOKIE, &ours, &len) && theirs == ours;
+	close(probe);
+	/* Ours needs no privilege; another one CAP_NET_ADMIN over it. */
+	netns = same ? open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC) : ioctl(fd, SIOCGSKNS);
+	if (netns < 0)
+		return -1;
+	userns = ioctl(netns, NS_GET_USERNS);
+	close(netns);
+	return userns;
+}
+
+/*
+ * Whether the caller @cr holds CAP_NET_BIND_SERVICE over the network
+ * namespace of its socket @fd (our copy), as cap_capable() decides: from
+ * the user namespace that owns it up, the caller's own with the capability
+ * in its effective set, or a child of the caller's that its euid owns. 1
+ * or 0; -1 if we cannot tell (the policy decides then).
+ */
+int caller_capable(int fd, const struct caller *cr)
+{
+	int ns = socket_userns(fd), parent, mine, ret;
+	uid_t owner;
+
+	while (ns >= 0) {
+		mine = is_callers_userns(ns, cr);
+		if (mine) {
+			close(ns);
+			return mine < 0 ? -1 : cr->cap;
+		}
+		parent = ioctl(ns, NS_GET_PARENT);
+		if (parent < 0) {
+			/* EPERM: no parent that we can see, and no caller's on the way */
+			ret = errno == EPERM ? 0 : -1;
+			close(ns);
+			return ret;
+		}
+		mine = is_callers_userns(parent, cr);
+		if (mine && !ioctl(ns, NS_GET_OWNER_UID, &owner) && owner == cr->euid) {
+			close(parent);
+			close(ns);
+			return 1;
+		}
+		close(ns);
+		ns = parent;
+		if (mine < 0)
+			break;
+	}
+	if (ns >= 0)
+		close(ns);
+	return -1;
 }
 
 /*

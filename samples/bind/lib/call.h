@@ -55,6 +55,21 @@ int port_held(int fd, int pidfd, int domain, int type, int protocol, const struc
 int remember_bind(struct served *s, const struct call *c, __u64 id);
 void end_bind(struct served *s, const struct call *c, __u64 id, int gone);
 int claim_bind(struct served *s, const struct call *c, __u64 id);
+/*
+ * What the kernel's ns_capable(net->user_ns, CAP_NET_BIND_SERVICE) reads
+ * of the calling thread, copied once (call-checks.c): a caller that holds
+ * the capability over its socket's network namespace is bound by the
+ * kernel itself.
+ */
+struct caller {
+	dev_t userns_dev;
+	ino_t userns_ino;
+	uid_t euid;
+	int cap;	/* CAP_NET_BIND_SERVICE in its effective set */
+};
+int read_caller(pid_t tid, struct caller *cr);
+int may_be_capable(const struct caller *cr);
+int caller_capable(int fd, const struct caller *cr);
 /* The port @fd is bound to (0: none), or -1. */
 int local_port(int fd);
 /* Whether @fd is bound to @c's port: what a restarted bind() asked for. */

@@ -38,7 +38,8 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 		       int *err, const char **why)
 {
 	static __thread char failure[160];
-	int pidfd, fd, domain, type, protocol, reuse, thread, ret = -1;
+	int pidfd, fd, domain, type, protocol, reuse, thread, maybe, ret = -1;
+	struct caller cr;
 	struct stat st;
 	socklen_t optlen = sizeof(int);
 
@@ -76,8 +77,16 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	if ((c->addr.ss_family != AF_INET && c->addr.ss_family != AF_INET6 &&
 	     c->addr.ss_family != AF_UNSPEC) || !c->port || c->port >= unpriv_start)
 		return CONTINUE;
+	/*
+	 * A caller that may hold CAP_NET_BIND_SERVICE over its socket's
+	 * network namespace (R3.5): its socket is fetched, whatever the
+	 * policy, to ask (below). What is read must be the caller's: the
+	 * notification is still pending after it.
+	 */
+	maybe = !read_caller(req->pid, &cr) && id_valid(s->listener, req->id) &&
+		may_be_capable(&cr);
 	*why = "port not allowed";
-	if (!policy_allows(s->policy, 0, 0, c->port))
+	if (!maybe && !policy_allows(s->policy, 0, 0, c->port))
 		return 0;
 	pidfd = open_process(req->pid, s->thread_pidfd, &thread);
 	if (pidfd < 0)
@@ -135,7 +144,21 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	}
 	c->type = type;
 	c->protocol = protocol;
+	/*
+	 * The kernel's inet_bind() grants a privileged port to a caller with
+	 * CAP_NET_BIND_SERVICE over the socket's network namespace
+	 * (ns_capable(net->user_ns, ...)): let it, on the creds we copied;
+	 * the kernel checks its own.
+	 */
+	*why = "the caller holds CAP_NET_BIND_SERVICE over the socket's network namespace: the kernel answers";
+	if (maybe && caller_capable(fd, &cr) == 1) {
+		ret = CONTINUE;
+		goto out;
+	}
 	ret = 0;
+	*why = "port not allowed";
+	if (!policy_allows(s->policy, 0, 0, c->port))
+		goto out;
 	*why = "protocol not allowed";
 	if (!policy_allows(s->policy, type, protocol, c->port))
 		goto out;
