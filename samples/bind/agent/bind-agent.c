@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <json.h>
 #include <poll.h>
 #include <pthread.h>
@@ -74,6 +75,7 @@ static const char usage[] =
 /* One client: its connection, its credentials, and what it sent. */
 struct client {
 	int conn, fds[MAX_FDS], nfds, too_many;
+	int dropped;	/* the kernel did not install fds that had room: ours */
 	struct ucred peer;
 	char problem[256];
 };
@@ -105,9 +107,31 @@ static void take_fds(struct client *c, struct msghdr *msg)
 				close(fd[i]), c->too_many = 1;
 		}
 	}
-	/* The kernel dropped fds that did not fit. */
-	if (msg->msg_flags & MSG_CTRUNC)
+	/*
+	 * The kernel dropped fds: that did not fit (too many sent), or that
+	 * had room but it could not install (scm_detach_fds(): our open-file
+	 * limit, EMFILE, or an LSM's refusal), which is ours, not the client's.
+	 */
+	if ((msg->msg_flags & MSG_CTRUNC) && c->nfds < MAX_FDS)
+		c->dropped = 1;
+	else if (msg->msg_flags & MSG_CTRUNC)
 		c->too_many = 1;
+}
+
+/* Why the kernel could not give us the fds sent (c->dropped). */
+static int fds_dropped(struct client *c)
+{
+	struct rlimit nofile = { 0 };
+	int fd = fcntl(c->conn, F_DUPFD_CLOEXEC, 0);
+
+	getrlimit(RLIMIT_NOFILE, &nofile);
+	if (fd >= 0)
+		close(fd);
+	else if (errno == EMFILE)
+		return problem(c, "this agent is at its open-file limit (RLIMIT_NOFILE %llu): the kernel could not give it the fds sent; raise the limit (LimitNOFILE=)",
+			       (unsigned long long)nofile.rlim_cur);
+	return problem(c, "the kernel could not give this agent the fds sent (MSG_CTRUNC): an LSM refused them, or it was at its open-file limit (RLIMIT_NOFILE %llu) then",
+		       (unsigned long long)nofile.rlim_cur);
 }
 
 /*
@@ -332,6 +356,10 @@ static void *client_thread(void *arg)
 	state = read_message(c);
 	if (!state)
 		goto out;
+	if (c->dropped) {
+		fds_dropped(c);
+		goto out;
+	}
 	if (c->too_many || c->nfds > 1) {
 		problem(c, "%s%d fds sent: want exactly one, the seccomp listener",
 			c->too_many ? "more than " : "", c->nfds);
