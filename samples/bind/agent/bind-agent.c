@@ -442,26 +442,58 @@ static int listen_on(const char *path)
 	return sk;
 }
 
+/* One line on stderr, from a thread of its own (on_signals()). */
+static void *say_line(void *line)
+{
+	if (write(STDERR_FILENO, line, strlen(line)) < 0)
+		return NULL;	/* nowhere to say so */
+	return NULL;
+}
+
 /*
  * SIGTERM and SIGINT: answer the notifications in flight, then exit. The
  * listeners close with us: a container's later binds fail with ENOSYS
- * until it is created again (docs/bind-agent.md).
+ * until it is created again (docs/bind-agent.md). The STOP_TIMEOUT
+ * deadline starts at the signal, before any log write, and holds whatever
+ * the log does (R3.3).
  */
 static void *on_signals(void *set)
 {
-	int sig = 0;
+	static char start[128], end[160];
+	struct timespec now, deadline;
+	int sig = 0, drained, said;
+	pthread_t t;
 	const char *name;
 
 	sigwait(set, &sig);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += STOP_TIMEOUT;
 	name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
-	fprintf(stderr, "bind-agent: %s: answering the notifications in flight\n", name);
-	if (serve_stop(STOP_TIMEOUT)) {
-		fprintf(stderr, "bind-agent: %s: some notification is still being answered after %d s; exiting\n",
-			name, STOP_TIMEOUT);
-		_exit(1);
-	}
-	fprintf(stderr, "bind-agent: %s: answered the notifications in flight; exiting\n", name);
-	_exit(0);
+	snprintf(start, sizeof(start), "bind-agent: %s: answering the notifications in flight\n",
+		 name);
+	/*
+	 * The log lines are written by threads of their own, with write(2),
+	 * not stdio (a worker blocked in fprintf() holds stderr's lock); the
+	 * exit waits for them until the deadline, plus a second, at most.
+	 */
+	said = !pthread_create(&t, NULL, say_line, start);
+	drained = !serve_stop(STOP_TIMEOUT);
+	if (drained)
+		snprintf(end, sizeof(end),
+			 "bind-agent: %s: answered the notifications in flight; exiting\n", name);
+	else
+		snprintf(end, sizeof(end),
+			 "bind-agent: %s: some notification is still being answered after %d s; exiting\n",
+			 name, STOP_TIMEOUT);
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (now.tv_sec >= deadline.tv_sec)
+		deadline = now;
+	deadline.tv_sec++;
+	/* In order; a line not written by then is lost with the process. */
+	if ((!said || !pthread_timedjoin_np(t, NULL, &deadline)) &&
+	    !pthread_create(&t, NULL, say_line, end))
+		pthread_timedjoin_np(t, NULL, &deadline);
+	_exit(drained ? 0 : 1);
 }
 
 /* Signals, before any thread; the fds for a container each (two at first). */
