@@ -287,7 +287,18 @@ int caller_capable(int fd, const struct caller *cr)
  * while such an entry is there is answered with success: the socket is
  * bound to what it asked for. A program's own second bind() of a socket
  * comes after the answer to its first was delivered, which ends the
- * entry, and gets the kernel's EINVAL. The entry is made before our
+ * entry, and gets the kernel's EINVAL. So does one after a signal made the
+ * first fail with EINTR (a handler without SA_RESTART), as far as we can
+ * tell it apart: the kernel's restart is the same thread's same call
+ * again, the registers restored from the signal frame (all of struct
+ * seccomp_data: the instruction pointer, all six arguments, of which
+ * bind() uses three and the rest are what the program left there),
+ * while the program's own call after EINTR comes after code of its own.
+ * Another thread, another place or other registers: not a restart. The
+ * same, from a retry that left every register as it was: taken for one,
+ * success (seccomp_do_user_notification() returns -ERESTARTSYS either
+ * way; the handler's SA_RESTART, which decides, is nowhere to read).
+ * The entry is made before our
  * bind(), so that the other notification, failing with EINVAL, finds it.
  * The program can make its second bind() as soon as
  * SECCOMP_IOCTL_NOTIF_SEND returns, before the thread that sent it has
@@ -303,7 +314,7 @@ int caller_capable(int fd, const struct caller *cr)
 static pthread_mutex_t withdrawn_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t withdrawn_ended = PTHREAD_COND_INITIALIZER;
 
-int remember_bind(struct served *s, const struct call *c, __u64 id)
+int remember_bind(struct served *s, const struct call *c, const struct seccomp_notif *req)
 {
 	struct withdrawn_bind *w = NULL;
 
@@ -319,7 +330,9 @@ int remember_bind(struct served *s, const struct call *c, __u64 id)
 			w = e;
 	}
 	if (w) {
-		w->id = id;
+		w->id = req->id;
+		w->pid = req->pid;
+		w->data = req->data;
 		w->dev = c->dev;
 		w->ino = c->ino;
 		w->len = c->len;
@@ -363,7 +376,7 @@ void end_bind(struct served *s, const struct call *c, __u64 id, int gone)
  * that waits here holds an entry of its own not yet sent, so the wait
  * ends when that thread's SECCOMP_IOCTL_NOTIF_SEND does.
  */
-int claim_bind(struct served *s, const struct call *c, __u64 id)
+int claim_bind(struct served *s, const struct call *c, const struct seccomp_notif *req)
 {
 	int found = 0, pending;
 
@@ -373,14 +386,15 @@ int claim_bind(struct served *s, const struct call *c, __u64 id)
 		for (int i = 0; i < WITHDRAWN && !found; i++) {
 			struct withdrawn_bind *e = &s->withdrawn[i];
 
-			if (!e->ino || e->ino != c->ino || e->dev != c->dev || e->id == id ||
-			    e->len != c->len || memcmp(&e->addr, &c->addr, c->len))
+			if (!e->ino || e->ino != c->ino || e->dev != c->dev || e->id == req->id ||
+			    e->len != c->len || memcmp(&e->addr, &c->addr, c->len) ||
+			    e->pid != req->pid || memcmp(&e->data, &req->data, sizeof(e->data)))
 				continue;
 			if (!e->settled) {
 				pending = 1;
 				continue;
 			}
-			e->id = id;
+			e->id = req->id;
 			e->settled = 0;
 			e->seq = ++s->withdrawn_seq;
 			found = 1;

@@ -52,9 +52,9 @@ int port_held(int fd, int pidfd, int domain, int type, int protocol, const struc
  * (call-checks.c). remember_bind() is -1 if all its entries wait for
  * their answers.
  */
-int remember_bind(struct served *s, const struct call *c, __u64 id);
+int remember_bind(struct served *s, const struct call *c, const struct seccomp_notif *req);
 void end_bind(struct served *s, const struct call *c, __u64 id, int gone);
-int claim_bind(struct served *s, const struct call *c, __u64 id);
+int claim_bind(struct served *s, const struct call *c, const struct seccomp_notif *req);
 /*
  * What the kernel's ns_capable(net->user_ns, CAP_NET_BIND_SERVICE) reads
  * of the calling thread, copied once (call-checks.c): a caller that holds

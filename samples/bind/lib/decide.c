@@ -171,7 +171,7 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	c->ino = st.st_ino;
 	/* The restart of a bind we made, whose answer a signal withdrew. */
 	*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
-	if (bound_to(fd, c) && claim_bind(s, c, req->id)) {
+	if (bound_to(fd, c) && claim_bind(s, c, req)) {
 		*err = 0;
 		c->bound = 1;
 		goto out;
@@ -248,7 +248,7 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 		goto out;
 	}
 	/* Until the answer is delivered (see remember_bind()). */
-	if (remember_bind(s, c, req->id)) {
+	if (remember_bind(s, c, req)) {
 		errno = EBUSY;
 		FAILED("every entry for a bind a signal may withdraw waits for its answer");
 		ret = -1;
@@ -261,7 +261,7 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	if (*err)
 		end_bind(s, c, req->id, 1);
 	/* Bound meanwhile for the same bind(), restarted after a signal. */
-	if (*err == EINVAL && bound_to(fd, c) && claim_bind(s, c, req->id)) {
+	if (*err == EINVAL && bound_to(fd, c) && claim_bind(s, c, req)) {
 		*err = 0;
 		c->bound = 1;
 		*why = "allowed, bound for the same bind(), whose answer a signal withdrew";

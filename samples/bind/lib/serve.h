@@ -33,6 +33,8 @@
  */
 struct withdrawn_bind {
 	__u64 id;	/* the notification we bind for */
+	__u32 pid;	/* its thread, and what it trapped with: a restart is */
+	struct seccomp_data data;	/* the same thread's same call */
 	dev_t dev;
 	ino_t ino;	/* 0: a free slot */
 	int len;

@@ -61,8 +61,8 @@
  *                    the bind(); late: the same, after the handler has
  *                    waited for the file $TRY_BIND_GO2) or without (eintr:
  *                    the bind() fails with EINTR; once $TRY_BIND_GO2
- *                    exists the same socket is bound again, and what that
- *                    second bind() got is said). Exits 0 if the answers
+ *                    exists the same thread binds the socket again, and
+ *                    what that second bind() got is said). Exits 0 if the answers
  *                    are the kernel's: 0 for the restarted bind(); EINVAL
  *                    for a second bind() of a bound socket. 4 if the
  *                    answer came before the signal (nothing was shown)
@@ -480,11 +480,19 @@ static void on_withdraw(int sig)
 		wait_for_file(go2);
 }
 
+static volatile int withdraw_second = -1;
+
+/* The bind(), and for eintr the same thread's second bind() of the socket */
 static void *withdraw_bind(void *arg)
 {
+	int err;
+
 	withdraw_tid = gettid();
-	withdraw_err = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
+	err = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
 	__atomic_store_n(&withdraw_tid, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&withdraw_err, err, __ATOMIC_SEQ_CST);
+	if (arg && err == EINTR && !wait_for_file(go2))
+		withdraw_second = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
 	return arg;
 }
 
@@ -494,7 +502,7 @@ static int withdraw(const char *how)
 	struct sigaction sa = { .sa_handler = on_withdraw };
 	const char *go = getenv("TRY_BIND_GO");
 	struct timespec ms1 = { .tv_nsec = 1000 * 1000 };
-	int eintr = !strcmp(how, "eintr"), second, i;
+	int eintr = !strcmp(how, "eintr"), err, i;
 	pid_t tid;
 	pthread_t t;
 
@@ -507,7 +515,7 @@ static int withdraw(const char *how)
 	if (sigaction(SIGUSR1, &sa, NULL) || wait_for_file(go))
 		return 2;
 	withdraw_sock = make_socket(proto, &withdraw_addr, &withdraw_len);
-	if (withdraw_sock < 0 || pthread_create(&t, NULL, withdraw_bind, NULL))
+	if (withdraw_sock < 0 || pthread_create(&t, NULL, withdraw_bind, eintr ? &t : NULL))
 		return 2;
 	/* bound, and the bind() not yet answered */
 	for (i = 0; i < 60000 && local_port_of(withdraw_sock) == 0; i++)
@@ -522,20 +530,20 @@ static int withdraw(const char *how)
 	syscall(SYS_tgkill, getpid(), tid, SIGUSR1);
 	printf("withdraw: the socket is bound; the binding thread signalled (%s)\n", how);
 	fflush(stdout);
-	pthread_join(t, NULL);
+	while ((err = __atomic_load_n(&withdraw_err, __ATOMIC_SEQ_CST)) < 0)
+		nanosleep(&ms1, NULL);
 	printf("withdraw: the bind() got %s; the socket is %sbound\n",
-	       withdraw_err ? strerror(withdraw_err) : "ok", local_port_of(withdraw_sock) ? "" : "not ");
+	       err ? strerror(err) : "ok", local_port_of(withdraw_sock) ? "" : "not ");
 	fflush(stdout);
+	pthread_join(t, NULL);
 	if (!eintr)
-		return withdraw_err != 0;
-	if (withdraw_err != EINTR)
+		return err != 0;
+	if (err != EINTR || withdraw_second < 0)
 		return 4;
-	if (wait_for_file(go2))
-		return 2;
-	second = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
+	/* made by the same thread, when $TRY_BIND_GO2 existed */
 	printf("withdraw: a second bind() of the socket after EINTR got %s\n",
-	       second ? strerror(second) : "ok");
-	return second != EINVAL;
+	       withdraw_second ? strerror(withdraw_second) : "ok");
+	return withdraw_second != EINVAL;
 }
 
 /*
