@@ -126,64 +126,56 @@ round3_agent() {
 }
 
 go=/tmp/r3.go go2=/tmp/r3.go2
-# R3.1-R3.2, R3.6: with an agent started with -v (r3_start_agent)
-r3_restart() {
-	# R3.1: the first answer waits on the stalled log for 1 s, more
-	# than the 200 ms the restarted bind() waited for it (CLAIM_WAIT_MS)
-	rm -f "$go"
-	TRY_BIND_GO=$go r3 --id r3-restart -- ./try-bind --withdraw restart tcp 86 \
-		>/tmp/r3-restart.out 2>&1 &
+# r3_withdrawn ID HOW PORT: container ID's try-bind --withdraw HOW tcp PORT
+# in the background ($prog, its output in /tmp/ID.out), the agent's answer
+# to its first bind() held by the stalled log until the program has seen
+# the signal; then the log goes on, and the answer is not delivered
+r3_withdrawn() {
+	rm -f "$go" "$go2"
+	TRY_BIND_GO=$go TRY_BIND_GO2=$go2 r3 --id "$1" -- ./try-bind --withdraw "$2" tcp "$3" \
+		>"/tmp/$1.out" 2>&1 &
 	prog=$!
-	r3_wait "$r3_log" "container r3-restart (pid"
+	r3_wait "$r3_log" "container $1 (pid"
 	r3_stall
 	touch "$go"
-	r3_wait /tmp/r3-restart.out signalled
-	sleep 1
+	r3_wait "/tmp/$1.out" "signalled ($2)"
+	# R3.1: the first answer waits on the stalled log for 1 s, more than
+	# the 200 ms the restarted bind() waited for it (CLAIM_WAIT_MS)
+	[ "$2" != restart ] || sleep 1
 	r3_resume
+	r3_wait "$r3_log" "container $1: pid [0-9]* .* port $3: allowed, bound"
+	sleep 1
+}
+# r3_result ID: the program's output, once it has exited
+r3_result() {
 	wait "$prog"
-	sed 's/^/#   /' /tmp/r3-restart.out
+	sed 's/^/#   /' "/tmp/$1.out"
+}
+# R3.1-R3.2, R3.6: with an agent started with -v (r3_start_agent)
+r3_restart() {
+	r3_withdrawn r3-restart restart 86
+	r3_result r3-restart
 	check "R3.1: a bind() withdrawn by a signal after the agent bound it, restarted while the first answer waits 1 s on a stalled log: success, as bound" \
 		grep -q "withdraw: the bind() got ok; the socket is bound" /tmp/r3-restart.out
 }
 r3_neighbour() {
 	# R3.2: a neighbour's binds do not evict a container's withdrawn bind
-	rm -f "$go" "$go2"
-	TRY_BIND_GO=$go TRY_BIND_GO2=$go2 r3 --id r3-late -- ./try-bind --withdraw late tcp 87 \
-		>/tmp/r3-late.out 2>&1 &
-	prog=$!
-	r3_wait "$r3_log" "container r3-late (pid"
-	r3_stall
-	touch "$go"
-	r3_wait /tmp/r3-late.out signalled
-	r3_resume
-	# its answer undelivered (the signal handler waits for $go2)
-	r3_wait "$r3_log" "container r3-late: pid [0-9]* .* port 87: allowed, bound"
-	sleep 1
+	# (its restart waits until the signal handler sees $go2)
+	r3_withdrawn r3-late late 87
 	check "R3.2: meanwhile a neighbour container makes 100 binds" \
 		expect_out 0 "repeat: 100 binds to tcp:88, 100 succeeded, 0 disagree" \
 		r3 --id r3-neighbour -- ./try-bind --repeat 100 tcp 88
 	touch "$go2"
-	wait "$prog"
-	sed 's/^/#   /' /tmp/r3-late.out
+	r3_result r3-late
 	check "R3.2: ... and the first container's bind(), restarted after them, still gets success, as bound" \
 		grep -q "withdraw: the bind() got ok; the socket is bound" /tmp/r3-late.out
 }
 r3_eintr() {
-	# R3.6: EINTR, then the program's own second bind() of the socket
-	rm -f "$go" "$go2"
-	TRY_BIND_GO=$go TRY_BIND_GO2=$go2 r3 --id r3-eintr -- ./try-bind --withdraw eintr tcp 88 \
-		>/tmp/r3-eintr.out 2>&1 &
-	prog=$!
-	r3_wait "$r3_log" "container r3-eintr (pid"
-	r3_stall
-	touch "$go"
-	r3_wait /tmp/r3-eintr.out "got Interrupted system call"
-	r3_resume
-	r3_wait "$r3_log" "container r3-eintr: pid [0-9]* .* port 88: allowed, bound"
-	sleep 1
+	# R3.6: EINTR, then the same thread's second bind() of the socket
+	# (once $go2 exists)
+	r3_withdrawn r3-eintr eintr 88
 	touch "$go2"
-	wait "$prog"
-	sed 's/^/#   /' /tmp/r3-eintr.out
+	r3_result r3-eintr
 	check "R3.6: a bind() that failed with EINTR after the agent bound its socket, then the program's own second bind() of it: EINVAL, as the kernel says for a bound socket" \
 		grep -q "second bind() of the socket after EINTR got Invalid argument" /tmp/r3-eintr.out
 }
