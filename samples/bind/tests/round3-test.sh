@@ -19,8 +19,11 @@ r3_wait() {
 # r3_devices: two network devices of our own, r3a and r3b (veth), in the
 # network namespace the test runs in; fails, saying why, without them
 r3_devices() {
-	ip link show r3a >/dev/null 2>&1 ||
-		ip link add r3a type veth peer name r3b >/tmp/r3-devices.out 2>&1
+	ip link show r3b >/dev/null 2>&1 && return 0
+	ip link add name r3a type veth peer name r3b >/tmp/r3-devices.out 2>&1 || return 1
+	# busybox's ip names the peer itself (veth0): r3b it is
+	peer=$(ip link show | sed -n 's/^[0-9]*: \([^@:]*\)@r3a.*/\1/p')
+	[ "$peer" = r3b ] || ip link set dev "$peer" name r3b >>/tmp/r3-devices.out 2>&1
 }
 
 # r3_hold OUT CMD...: a program that holds a port, until it says so
