@@ -24,8 +24,9 @@ bind-bench_SRC := samples/bind/bench/bind-bench.c samples/bind/bench/bench-rows.
 notif-rtt_SRC := samples/bind/bench/notif-rtt.c samples/bind/bench/bench-rows.h \
 	samples/bind/lib/serve.h samples/bind/lib/rules.h samples/bind/lib/abis.h \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
-# bind-supervisor's tests, sourced by samples/samples-test.sh
-SCRIPTS += samples/bind/supervisor/bind-supervisor-test.sh
+# bind-supervisor's tests, sourced by samples/samples-test.sh; the
+# security review of issue 41's, by them and agent-test.sh
+SCRIPTS += samples/bind/supervisor/bind-supervisor-test.sh samples/bind/tests/round3-test.sh
 
 # bind-agent, the OCI runtimes' seccomp agent, and its test client: the
 # native ABI only (a runtime hands its listener to an agent of its own

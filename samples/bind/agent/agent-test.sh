@@ -401,6 +401,8 @@ pids=
 rm -f "$fast"
 log=$main_log
 
+. ./round3-test.sh
+round3_agent
 say "bind-agent: bad options are exit status 2 with a message"
 check "bind-agent: no --socket" expect_out 2 "bind-agent: --socket is required" ./bind-agent --allow tcp:82
 check "bind-agent: a bad port" expect_out 2 "bad port in 'tcp:0'" ./bind-agent --socket /run/x.sock --allow tcp:0

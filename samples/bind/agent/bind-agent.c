@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <json.h>
 #include <poll.h>
 #include <pthread.h>
@@ -74,6 +75,7 @@ static const char usage[] =
 /* One client: its connection, its credentials, and what it sent. */
 struct client {
 	int conn, fds[MAX_FDS], nfds, too_many;
+	int dropped;	/* the kernel did not install fds that had room: ours */
 	struct ucred peer;
 	char problem[256];
 };
@@ -105,9 +107,31 @@ static void take_fds(struct client *c, struct msghdr *msg)
 				close(fd[i]), c->too_many = 1;
 		}
 	}
-	/* The kernel dropped fds that did not fit. */
-	if (msg->msg_flags & MSG_CTRUNC)
+	/*
+	 * The kernel dropped fds: that did not fit (too many sent), or that
+	 * had room but it could not install (scm_detach_fds(): our open-file
+	 * limit, EMFILE, or an LSM's refusal), which is ours, not the client's.
+	 */
+	if ((msg->msg_flags & MSG_CTRUNC) && c->nfds < MAX_FDS)
+		c->dropped = 1;
+	else if (msg->msg_flags & MSG_CTRUNC)
 		c->too_many = 1;
+}
+
+/* Why the kernel could not give us the fds sent (c->dropped). */
+static int fds_dropped(struct client *c)
+{
+	struct rlimit nofile = { 0 };
+	int fd = fcntl(c->conn, F_DUPFD_CLOEXEC, 0);
+
+	getrlimit(RLIMIT_NOFILE, &nofile);
+	if (fd >= 0)
+		close(fd);
+	else if (errno == EMFILE)
+		return problem(c, "this agent is at its open-file limit (RLIMIT_NOFILE %llu): the kernel could not give it the fds sent; raise the limit (LimitNOFILE=)",
+			       (unsigned long long)nofile.rlim_cur);
+	return problem(c, "the kernel could not give this agent the fds sent (MSG_CTRUNC): an LSM refused them, or it was at its open-file limit (RLIMIT_NOFILE %llu) then",
+		       (unsigned long long)nofile.rlim_cur);
 }
 
 /*
@@ -332,6 +356,10 @@ static void *client_thread(void *arg)
 	state = read_message(c);
 	if (!state)
 		goto out;
+	if (c->dropped) {
+		fds_dropped(c);
+		goto out;
+	}
 	if (c->too_many || c->nfds > 1) {
 		problem(c, "%s%d fds sent: want exactly one, the seccomp listener",
 			c->too_many ? "more than " : "", c->nfds);
@@ -414,26 +442,58 @@ static int listen_on(const char *path)
 	return sk;
 }
 
+/* One line on stderr, from a thread of its own (on_signals()). */
+static void *say_line(void *line)
+{
+	if (write(STDERR_FILENO, line, strlen(line)) < 0)
+		return NULL;	/* nowhere to say so */
+	return NULL;
+}
+
 /*
  * SIGTERM and SIGINT: answer the notifications in flight, then exit. The
  * listeners close with us: a container's later binds fail with ENOSYS
- * until it is created again (docs/bind-agent.md).
+ * until it is created again (docs/bind-agent.md). The STOP_TIMEOUT
+ * deadline starts at the signal, before any log write, and holds whatever
+ * the log does (R3.3).
  */
 static void *on_signals(void *set)
 {
-	int sig = 0;
+	static char start[128], end[160];
+	struct timespec now, deadline;
+	int sig = 0, drained, said;
+	pthread_t t;
 	const char *name;
 
 	sigwait(set, &sig);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += STOP_TIMEOUT;
 	name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
-	fprintf(stderr, "bind-agent: %s: answering the notifications in flight\n", name);
-	if (serve_stop(STOP_TIMEOUT)) {
-		fprintf(stderr, "bind-agent: %s: some notification is still being answered after %d s; exiting\n",
-			name, STOP_TIMEOUT);
-		_exit(1);
-	}
-	fprintf(stderr, "bind-agent: %s: answered the notifications in flight; exiting\n", name);
-	_exit(0);
+	snprintf(start, sizeof(start), "bind-agent: %s: answering the notifications in flight\n",
+		 name);
+	/*
+	 * The log lines are written by threads of their own, with write(2),
+	 * not stdio (a worker blocked in fprintf() holds stderr's lock); the
+	 * exit waits for them until the deadline, plus a second, at most.
+	 */
+	said = !pthread_create(&t, NULL, say_line, start);
+	drained = !serve_stop(STOP_TIMEOUT);
+	if (drained)
+		snprintf(end, sizeof(end),
+			 "bind-agent: %s: answered the notifications in flight; exiting\n", name);
+	else
+		snprintf(end, sizeof(end),
+			 "bind-agent: %s: some notification is still being answered after %d s; exiting\n",
+			 name, STOP_TIMEOUT);
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (now.tv_sec >= deadline.tv_sec)
+		deadline = now;
+	deadline.tv_sec++;
+	/* In order; a line not written by then is lost with the process. */
+	if ((!said || !pthread_timedjoin_np(t, NULL, &deadline)) &&
+	    !pthread_create(&t, NULL, say_line, end))
+		pthread_timedjoin_np(t, NULL, &deadline);
+	_exit(drained ? 0 : 1);
 }
 
 /* Signals, before any thread; the fds for a container each (two at first). */

@@ -10,6 +10,8 @@
  */
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <linux/seccomp.h>
 #include <linux/types.h>
 
@@ -23,6 +25,31 @@
 #ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
+
+/*
+ * A bind made for one of a listener's notifications, until its answer is
+ * delivered or, withdrawn by a signal, its restart takes it over
+ * (call-checks.c, remember_bind()).
+ */
+struct withdrawn_bind {
+	__u64 id;	/* the notification we bind for */
+	__u32 pid;	/* its thread, and what it trapped with: a restart is */
+	struct seccomp_data data;	/* the same thread's same call */
+	dev_t dev;
+	ino_t ino;	/* 0: a free slot */
+	int len;
+	int settled;	/* its answer was not delivered: withdrawn */
+	unsigned long seq;	/* when it was made or taken over: the oldest goes */
+	struct sockaddr_storage addr;
+};
+
+/*
+ * Each listener's own: its program's binds never evict another's. A
+ * thread holds at most one entry whose answer it has not yet sent, and at
+ * most a few threads serve a listener (4 in both programs): room for that
+ * many is always there, and the rest keep the withdrawn ones.
+ */
+#define WITHDRAWN 16
 
 /*
  * A listener, the policy its binds are decided by, and the log's prefix.
@@ -42,6 +69,8 @@ struct served {
 	 * PIDFD_THREAD (6.9+), from its own fd table: no Tgid lookup, no kcmp.
 	 */
 	int thread_pidfd;
+	struct withdrawn_bind withdrawn[WITHDRAWN];	/* zeroed: empty */
+	unsigned long withdrawn_seq;
 };
 
 /*

@@ -6,23 +6,6 @@
 # Sourced by samples-test.sh (after tap.sh, with $method, the fetch
 # method bind-supervisor reports), from the ABI's bin directory, as root.
 
-# check_or_skip NAME STATUS PATTERN CMD...: like check with expect_out, but
-# a try-bind that says this ABI or kernel cannot do it is a skip, with why
-check_or_skip() {
-	name=$1
-	shift
-	if out=$(expect_out "$@"); then
-		printf '%s\n' "$out"
-		ok "$name"
-	elif reason=$(printf '%s\n' "$out" | grep -m 1 '^#   try-bind: .*\(not supported\|no socketcall\)'); then
-		printf '%s\n' "$out"
-		skip "$name" "${reason#\#   try-bind: }"
-	else
-		printf '%s\n' "$out"
-		not_ok "$name"
-	fi
-}
-
 say "bind-supervisor: busybox httpd -f -p 80 as uid 1000, tcp:80 allowed; fetch method: $method"
 mkdir -p /tmp/www
 echo "hello from an unprivileged httpd" >/tmp/www/index.html
@@ -352,6 +335,8 @@ else
 	check "io_uring: ... and nothing of it is logged with -v" \
 		expect_not 1 "port 90" $bs -v --allow tcp:90 -- ./uring-bind 90
 fi
+. ./round3-test.sh
+round3_supervisor
 say "bind-supervisor: bad input is exit status 2 with a message"
 check "bind-supervisor: an unknown option" \
 	expect_out 2 "unknown or incomplete option '--frobnicate'" \
