@@ -31,7 +31,7 @@ SCRIPTS += samples/bind/supervisor/bind-supervisor-test.sh
 # native ABI only (a runtime hands its listener to an agent of its own
 # arch), with Debian's libjson-c-dev for that arch (boot/deps.sh).
 ifeq ($(ABI),$(NATIVE_ABI))
-PROGS += bind-agent agent-client
+PROGS += bind-agent agent-client json-lines
 bind-agent_SRC := samples/bind/agent/bind-agent.c $(BIND_LIB_SRC) \
 	samples/bind/agent/agent-log.c samples/bind/agent/agent-log.h \
 	samples/bind/agent/sd-daemon.c samples/bind/agent/sd-daemon.h
@@ -39,5 +39,8 @@ bind-agent_CFLAGS := -pthread -I/usr/include/json-c
 bind-agent_LDLIBS := /usr/lib/$(shell $(CC) -dumpmachine)/libjson-c.a
 agent-client_SRC := samples/bind/agent/agent-client.c \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
+json-lines_SRC := samples/bind/tests/json-lines.c
+json-lines_CFLAGS := -I/usr/include/json-c
+json-lines_LDLIBS := $(bind-agent_LDLIBS)
 SCRIPTS += samples/bind/agent/agent-test.sh
 endif
