@@ -475,6 +475,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("%s", usage);
 			return 0;
+		} else if (version_option("bind-agent", argv[i])) {
+			;
 		} else if (!strcmp(argv[i], "-v")) {
 			verbose = 1;
 		} else if (i + 1 == argc) {

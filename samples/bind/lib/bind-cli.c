@@ -14,6 +14,19 @@
 int verbose;
 unsigned int unpriv_start;
 
+/* The one home of the version: samples/bind/VERSION, a C string. */
+const char bind_version[] =
+#include "../VERSION"
+	;
+
+int version_option(const char *prog, const char *opt)
+{
+	if (strcmp(opt, "--version"))
+		return 0;
+	printf("%s %s\n", prog, bind_version);
+	exit(fflush(stdout) ? 1 : 0);
+}
+
 void usage_exit(const char *prog, const char *usage, const char *fmt, ...)
 {
 	va_list ap;
