@@ -304,6 +304,9 @@ holder=$!
 wait_for /tmp/v4-holder.out holding
 check "S3: an IPv6-only UDP socket gets an allowed port that an IPv4 socket holds, as the kernel allows" \
 	expect_out 0 "bind udp6:98 as uid 1000: ok" $bs --allow udp:98 -- ./try-bind --v6only udp6 98
+# issue 41 (S2 of the operator's review): was EACCES, as if the policy refused it
+check "a port another socket holds is EADDRINUSE, as bind(2) says for an address in use" \
+	expect_out 1 "bind udp:98 as uid 1000: Address already in use" $bs --allow udp:98 -- ./try-bind udp 98
 kill "$holder"
 wait "$holder"
 
