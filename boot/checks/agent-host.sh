@@ -393,7 +393,7 @@ man_options_match() {
 # an unprivileged port; each decision line parses, with every member.
 json_agent() {
 	start_agent "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 --log-format json \
-		--metrics "$W/metrics.prom" || return 1
+		--metrics "$W/metrics.prom" --metrics-per-container || return 1
 	client web "$W/try-bind" tcp $P1 >/dev/null
 	client web "$W/try-bind" tcp $P2 >/dev/null || true
 	client web "$W/try-bind" tcp 8080 >/dev/null
@@ -406,14 +406,15 @@ json_decisions() {
 	cat "$W/json.log"
 	/usr/bin/python3 - "$W/json.log" "$P1" "$P2" <<'PY'
 import json, sys
-keys = {"time", "container", "pid", "abi", "audit_arch", "nr", "syscall", "family",
-        "protocol", "port", "decision", "errno", "error", "reason", "fetch", "latency_us"}
+keys = {"time", "program", "level", "event", "request_id", "container", "pid", "abi",
+        "audit_arch", "nr", "syscall", "family", "addr", "protocol", "port", "outcome", "errno",
+        "error", "reason", "fetch", "latency_us"}
 got = []
 for line in open(sys.argv[1]):
-    if line.startswith("{"):
-        d = json.loads(line)
+    d = json.loads(line)
+    if d["event"] == "decision":
         assert set(d) == keys, "members: %s" % sorted(set(d) ^ keys)
-        got.append((d["decision"], d["port"], d["errno"], d["error"], d["container"],
+        got.append((d["outcome"], d["port"], d["errno"], d["error"], d["container"],
                     d["syscall"], d["family"]))
         assert d["latency_us"] >= 0 and d["time"].endswith("Z")
 p1, p2 = int(sys.argv[2]), int(sys.argv[3])
@@ -442,10 +443,12 @@ metrics_valid() {
 metric() { awk -v n="$1" '$1 == n { print $2 }' "$W/metrics.prom"; }
 metric_is() { [ "$(metric "$1")" = "$2" ]; }
 metrics_count() {
-	wait_for metric_is bind_agent_notifications_total 3 || { cat "$W/metrics.prom"; return 1; }
+	wait_for metric_is bind_agent_decision_seconds_count 3 || { cat "$W/metrics.prom"; return 1; }
 	grep -v '^#' "$W/metrics.prom" | grep -v _bucket
-	[ "$(metric bind_agent_grants_total)" = 1 ] && [ "$(metric bind_agent_refusals_total)" = 1 ] &&
-		[ "$(metric bind_agent_continued_total)" = 1 ] && [ "$(metric bind_agent_errors_total)" = 0 ] &&
+	[ "$(metric 'bind_agent_decisions_total{outcome="granted"}')" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="refused"}')" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="continued"}')" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="failed"}')" = 0 ] &&
 		[ "$(metric 'bind_agent_decision_seconds_bucket{le="+Inf"}')" = 3 ] &&
 		[ "$(metric bind_agent_decision_seconds_count)" = 3 ] &&
 		[ "$(metric bind_agent_containers)" = 0 ] &&
@@ -456,14 +459,14 @@ metrics_count() {
 metrics_per_container() {
 	client box sh -c "'$W/try-bind' tcp $P1 && '$W/try-bind' tcp $P2; sleep 4" >"$W/box.out" 2>&1 &
 	boxpid=$!
-	wait_for grep -q 'bind_agent_container_refusals_total{container="box"} 1' "$W/metrics.prom" ||
+	wait_for grep -q 'bind_agent_container_decisions_total{container="box",outcome="refused"} 1' "$W/metrics.prom" ||
 		{ cat "$W/metrics.prom"; kill "$boxpid"; return 1; }
 	grep 'container="box"' "$W/metrics.prom" | grep -v _bucket
 	promtool check metrics <"$W/metrics.prom" || { kill "$boxpid"; return 1; }
 	r=0
-	[ "$(metric 'bind_agent_container_grants_total{container="box"}')" = 1 ] &&
-		[ "$(metric 'bind_agent_container_decision_seconds_count{container="box"}')" = 2 ] &&
-		[ "$(metric bind_agent_containers)" = 1 ] && [ "$(metric bind_agent_grants_total)" = 2 ] || r=1
+	[ "$(metric 'bind_agent_container_decisions_total{container="box",outcome="granted"}')" = 1 ] &&
+		[ "$(metric bind_agent_containers)" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="granted"}')" = 2 ] || r=1
 	wait "$boxpid"
 	wait_for sh -c "! grep -q 'container=\"box\"' '$W/metrics.prom'" || r=1
 	return $r
@@ -504,14 +507,14 @@ uring_bind_unseen() {
 	fi
 }
 thread_pidfd_fetch() {
-	grep '"decision":"granted"' "$W/json.log" | grep -o '"fetch":"[^"]*"'
+	grep '"outcome":"granted"' "$W/json.log" | grep -o '"fetch":"[^"]*"'
 	grep 'pidfd_open(\|kcmp(' "$W/strace.out"
 	if [ "$KV" -ge 6009 ]; then
-		grep '"decision":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, thread pidfd"' &&
+		grep '"outcome":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, thread pidfd"' &&
 			grep -q 'pidfd_open([0-9]*, \(O_EXCL\|PIDFD_THREAD\|0x80\)\>' "$W/strace.out" &&
 			! grep -q 'kcmp(' "$W/strace.out"
 	else
-		grep '"decision":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, process pidfd + kcmp"' &&
+		grep '"outcome":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, process pidfd + kcmp"' &&
 			grep -q 'kcmp(' "$W/strace.out"
 	fi
 }
@@ -524,14 +527,14 @@ own_table_grant() {
 	out=$(client own "$W/try-bind" --own-files udp $P3) || true
 	echo "$out"
 	wait_for grep -q "container own: no task" "$ALOG"
-	grep '^{' "$ALOG"
+	grep '"event":"decision"' "$ALOG"
 	if [ "$KV" -lt 6009 ]; then
 		[ "$out" = "bind udp:$P3 as uid 1000: Permission denied" ] &&
 			grep -q '"reason":"the calling thread has an fd table of its own' "$ALOG"
 		return
 	fi
 	[ "$out" = "bind udp:$P3 as uid 1000: ok" ] &&
-		grep -q '"protocol":"udp","port":'$P3',"decision":"granted"' "$ALOG"
+		grep -q '"port":'$P3',"protocol":"udp","outcome":"granted"' "$ALOG"
 }
 
 # bind-supervisor set-uid root or with file capabilities would let any
@@ -592,7 +595,8 @@ json_every_line() {
 	client web "$W/try-bind" tcp 8080
 	client held "$W/try-bind" tcp $P3
 	client unix /usr/bin/python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('\0bind-agent-test')"
-	timeout 20 "$W/agent-client" "$SOCK" run --id wide --metadata allow=tcp:$P2 -- "$W/try-bind" tcp $P1
+	wide=$(timeout 20 "$W/agent-client" "$SOCK" run --id wide --metadata allow=tcp:$P2 -- "$W/try-bind" tcp $P1)
+	echo "the refused container: $wide"
 	wait_for logged 5 '"event":"container_done"'
 	wait_for grep -q client_refused "$ALOG"
 	kill "$holder"
@@ -601,6 +605,8 @@ json_every_line() {
 	wait "$agent"
 	agent=
 	cat "$ALOG"
+	# what the refused container's effect says, as its bind() saw it
+	[ "$wide" = "bind tcp:$P1 as uid 1000: Function not implemented" ] || return 1
 	"$W/json-lines" "$ALOG" decision $JSON_DECISION_KEYS || return 1
 	"$W/json-lines" "$ALOG" client_refused time level runtime_pid runtime_uid container reason effect || return 1
 	/usr/bin/python3 - "$ALOG" "$P1" "$P2" "$P3" <<'PY'
@@ -800,7 +806,7 @@ host_case set-id "a-set-uid-root-copy-of-bind-supervisor-run-by-uid-1000-refuses
 host_case json-log "log-format-json-each-decision-is-one-object-with-every-member" json_decisions
 host_case metrics "promtool-check-metrics-passes-the-metrics-file" metrics_valid
 host_case metrics "the-totals-count-one-grant-one-refusal-one-continued" metrics_count
-host_case metrics "a-container-served-now-has-its-own-series-gone-once-done" metrics_per_container
+host_case metrics "with-metrics-per-container-a-container-served-now-has-its-own-series-gone-once-done" metrics_per_container
 host_case metrics "a-metrics-file-it-cannot-write-stops-it-at-start" metrics_unwritable
 host_case text-log "without-log-format-json-the-text-log-is-unchanged" text_without_json
 step "the host kernel is $(uname -r): expecting SYNC_WAKE_UP $([ "$KV" -ge 6006 ] && echo set || echo "not set"), $([ "$KV" -ge 6009 ] && echo 'thread pidfds' || echo 'process pidfds + kcmp')"

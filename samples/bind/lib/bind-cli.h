@@ -20,7 +20,11 @@ extern const char bind_version[];
 	"  --fetch  how to take a socket from the program (default auto: the\n" \
 	"           PIDFD_IOCTL_GETFD ioctl, else pidfd_getfd(2))\n"
 
-/* "PROG: MESSAGE" and @usage on stderr, then exit status 2. */
+/*
+ * "PROG: MESSAGE" and @usage on stderr, then exit status 2; or, if set,
+ * usage_hook(PROG, MESSAGE) instead (bind-agent's JSON log: one line).
+ */
+extern void (*usage_hook)(const char *prog, const char *msg);
 void __attribute__((noreturn, format(printf, 3, 4)))
 usage_exit(const char *prog, const char *usage, const char *fmt, ...);
 

@@ -10,6 +10,7 @@
  */
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <linux/seccomp.h>
 #include <linux/types.h>
 
@@ -74,6 +75,7 @@ struct decision {
 	const char *abi, *syscall;	/* "x86_64", "bind"; NULL if not known */
 	int family, type, protocol;	/* -1 if not read */
 	int port;			/* -1 if not read */
+	const struct sockaddr_storage *addr;	/* as read, NULL if not read */
 	enum outcome outcome;
 	int err;		/* the errno answered, 0 if none */
 	const char *why;	/* the text log's reason */
