@@ -722,7 +722,11 @@ supervisor_documented_caps() {
 		sed -n '/needs root, or/,$s/^\.BR* \(CAP_[A-Z_]*\).*/\1/p' | tr 'A-Z' 'a-z' | sed 's/^cap_//' |
 		paste -sd, -)
 	echo "bind-supervisor(8): $caps"
-	[ -n "$caps" ] || return 1
+	# its EXAMPLES' ambient capabilities are the same list
+	ambient=$(sed -n 's/^AmbientCapabilities=//p' "$TOP/docs/man/bind-supervisor.8" | tr 'A-Z ' 'a-z\n' |
+		sed 's/^cap_//' | sort | paste -sd, -)
+	echo "its EXAMPLES: $ambient"
+	[ -n "$caps" ] && [ "$ambient" = "$(echo "$caps" | tr , '\n' | sort | paste -sd, -)" ] || return 1
 	out=$("$W/run-as" -u 1000 -c "$caps" -- "$BS" --user 1001 --allow tcp:$P1 -- "$W/try-bind" tcp $P1 2>&1)
 	echo "$out"
 	[ "$out" = "bind tcp:$P1 as uid 1001: ok" ]
@@ -739,6 +743,24 @@ supervisor_documented_build() {
 	[ -n "$b" ] && file "$b" | grep -q 'statically linked' && version_is "$b" bind-supervisor
 }
 
+# bind-agent(8)'s first example, as the page shows it, but with the
+# check's socket and ports: a container is granted, and the log is JSON
+man_example_runs() {
+	line=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /s/^# bind\\-agent \(.*\)$/\1/p' "$TOP/docs/man/bind-agent.8" |
+		sed 's/\\-/-/g')
+	echo "bind-agent(8): bind-agent $line"
+	[ -n "$line" ] || return 1
+	# shellcheck disable=SC2046 # the example's words
+	set -- $(echo "$line" | sed "s|/run/bind-agent.sock|$SOCK|; s|tcp:80 |tcp:$P1 |; s|tcp:443 |tcp:$P2 |")
+	start_agent "$AGENT" "$@" || return 1
+	out=$(client example "$W/try-bind" tcp $P2)
+	echo "$out"
+	wait_for grep -q '"event":"container_done"' "$ALOG"
+	stop_agent
+	cat "$ALOG"
+	[ "$out" = "bind tcp:$P2 as uid 1000: ok" ] && "$W/json-lines" "$ALOG" container_done container
+}
+
 # Each man page has EXAMPLES and ENVIRONMENT; ENVIRONMENT names exactly
 # the variables the program's sources read (getenv)
 man_environment() { # PAGE SOURCES...
@@ -746,7 +768,9 @@ man_environment() { # PAGE SOURCES...
 	shift
 	grep -x '\.SH EXAMPLES' "$page" || return 1
 	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$page" | sed -n 's/^\.B \([A-Z_]*\)$/\1/p' | sort -u >"$W/env.man"
-	grep -oh 'getenv("[A-Z_]*")' "$@" | sed 's/getenv("\(.*\)")/\1/' | sort -u >"$W/env.src"
+	# execvp(3) reads PATH
+	{ grep -oh 'getenv("[A-Z_]*")' "$@" | sed 's/getenv("\(.*\)")/\1/'
+	  grep -q 'execvp(' "$@" && echo PATH; } | sort -u >"$W/env.src"
 	echo "man page: $(tr '\n' ' ' <"$W/env.man"); sources: $(tr '\n' ' ' <"$W/env.src")"
 	grep -qx '\.SH ENVIRONMENT' "$page" && cmp "$W/env.man" "$W/env.src"
 }
@@ -827,8 +851,10 @@ host_case issue41 "metrics-counters-end-in-total-the-latency-is-a-histogram-buil
 host_case issue41 "a-socket-directory-others-can-write-or-not-roots-is-refused-at-start" socket_dir_checked
 host_case issue41 "bind-supervisor-with-the-capabilities-bind-supervisor.8-lists-is-granted" supervisor_documented_caps
 host_case issue41 "bind-supervisor.md-build-command-builds-a-static-bind-supervisor" supervisor_documented_build
+host_case issue41 "bind-agent.8s-first-example-runs-and-grants" man_example_runs
 host_case issue41 "bind-agent.8-has-examples-and-its-environment-is-what-the-agent-reads" \
-	man_environment "$TOP/docs/man/bind-agent.8" "$BIND"/agent/*.c "$BIND"/lib/*.c
+	man_environment "$TOP/docs/man/bind-agent.8" "$BIND"/agent/bind-agent.c "$BIND"/agent/agent-log.c \
+	"$BIND"/agent/sd-daemon.c "$BIND"/lib/*.c
 host_case issue41 "bind-supervisor.8-has-examples-and-its-environment-is-what-the-supervisor-reads" \
 	man_environment "$TOP/docs/man/bind-supervisor.8" "$BIND"/supervisor/*.c "$BIND"/lib/*.c
 stop_agent
