@@ -219,6 +219,9 @@ check "#14: -v logs each decision with the pid, the address and the reason" \
 	expect_out 1 "pid [0-9]* fd [0-9]* family 2 addrlen 16 127.0.0.1 port 91: port not allowed" \
 	$bs -v --allow tcp:90 -- ./try-bind tcp 91
 check "#14: 'tcp:+90' is refused" expect_out 2 "bad port in 'tcp:+90'" $bs --allow tcp:+90 -- true
+# issue 41 (S5 of the operator's review)
+check "bind-supervisor: --version says its version" \
+	expect_out 0 "^bind-supervisor [0-9][0-9.]*$" ./bind-supervisor --version
 check "#14: 'tcp: 90' is refused" expect_out 2 "bad port in 'tcp: 90'" $bs --allow 'tcp: 90' -- true
 check "#14: 'tcp:090' is refused" expect_out 2 "bad port in 'tcp:090'" $bs --allow tcp:090 -- true
 check "#14: --help prints the usage and exits 0" \
