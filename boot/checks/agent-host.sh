@@ -607,6 +607,7 @@ json_every_line() {
 	cat "$ALOG"
 	# what the refused container's effect says, as its bind() saw it
 	[ "$wide" = "bind tcp:$P1 as uid 1000: Function not implemented" ] || return 1
+	# shellcheck disable=SC2086 # one member a word
 	"$W/json-lines" "$ALOG" decision $JSON_DECISION_KEYS || return 1
 	"$W/json-lines" "$ALOG" client_refused time level runtime_pid runtime_uid container reason effect || return 1
 	/usr/bin/python3 - "$ALOG" "$P1" "$P2" "$P3" <<'PY'
@@ -687,7 +688,7 @@ series_per_container() {
 # Prometheus's conventions: a counter's name ends in _total, the latency
 # is a histogram in seconds; the build's version is there
 metrics_named() {
-	cat "$W/series-6.prom" | grep '^# TYPE'
+	grep '^# TYPE' "$W/series-6.prom"
 	awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_total$/ { bad = 1; print "counter " $3 }
 		$1 == "#" && $2 == "TYPE" && $4 == "histogram" { h[$3] = 1 }
 		END { exit bad || !h["bind_agent_decision_seconds"] }' "$W/series-6.prom" &&
@@ -719,11 +720,11 @@ socket_dir_checked() {
 # enough: a uid-1000 supervisor with them is granted its port
 supervisor_documented_caps() {
 	caps=$(sed -n '/^\.SH SECURITY/,/^\.SH /p' "$TOP/docs/man/bind-supervisor.8" |
-		sed -n '/needs root, or/,$s/^\.BR* \(CAP_[A-Z_]*\).*/\1/p' | tr 'A-Z' 'a-z' | sed 's/^cap_//' |
+		sed -n '/needs root, or/,$s/^\.BR* \(CAP_[A-Z_]*\).*/\1/p' | tr '[:upper:]' '[:lower:]' | sed 's/^cap_//' |
 		paste -sd, -)
 	echo "bind-supervisor(8): $caps"
 	# its EXAMPLES' ambient capabilities are the same list
-	ambient=$(sed -n 's/^AmbientCapabilities=//p' "$TOP/docs/man/bind-supervisor.8" | tr 'A-Z ' 'a-z\n' |
+	ambient=$(sed -n 's/^AmbientCapabilities=//p' "$TOP/docs/man/bind-supervisor.8" | tr ' ' '\n' | tr '[:upper:]' '[:lower:]' |
 		sed 's/^cap_//' | sort | paste -sd, -)
 	echo "its EXAMPLES: $ambient"
 	[ -n "$caps" ] && [ "$ambient" = "$(echo "$caps" | tr , '\n' | sort | paste -sd, -)" ] || return 1

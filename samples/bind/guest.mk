@@ -4,8 +4,9 @@
 PROGS += bind-supervisor try-bind tty-inject run-as slow-bind supervise-test \
 	file-caps uring-bind \
 	bind-bench notif-rtt
-# The library both supervisors share (lib/, one file per job): all of it.
-BIND_LIB_SRC := $(sort $(wildcard samples/bind/lib/*.c samples/bind/lib/*.h)) \
+# The library both supervisors share (lib/, one file per job): all of it,
+# and the version bind-cli.c includes.
+BIND_LIB_SRC := $(sort $(wildcard samples/bind/lib/*.c samples/bind/lib/*.h)) samples/bind/VERSION \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
 bind-supervisor_SRC := samples/bind/supervisor/bind-supervisor.c \
 	samples/bind/supervisor/supervise.c samples/bind/supervisor/supervise.h $(BIND_LIB_SRC)
