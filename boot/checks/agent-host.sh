@@ -747,8 +747,10 @@ supervisor_documented_build() {
 # bind-agent(8)'s first example, as the page shows it, but with the
 # check's socket and ports: a container is granted, and the log is JSON
 man_example_runs() {
-	line=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /s/^# bind\\-agent \(.*\)$/\1/p' "$TOP/docs/man/bind-agent.8" |
-		sed 's/\\-/-/g')
+	# (its lines joined where they end in \e, a backslash)
+	line=$(awk '/^\.SH EXAMPLES/ { ex = 1 } ex && /^# bind\\-agent / { on = 1; sub(/^# bind\\-agent /, "") }
+		on { more = sub(/ *\\e$/, ""); printf "%s ", $0; if (!more) exit }' "$TOP/docs/man/bind-agent.8" |
+		sed 's/\\-/-/g; s/  */ /g; s/ $//')
 	echo "bind-agent(8): bind-agent $line"
 	[ -n "$line" ] || return 1
 	# shellcheck disable=SC2046 # the example's words
