@@ -313,7 +313,8 @@ static int serve_container(struct served *served)
  * container. The runtime does not wait for an answer (crun and runc send
  * and close): the container runs, and with its listener closed unserved
  * every bind() it traps gets ENOSYS from the kernel (seccomp's answer
- * when no one holds the listener; agent-test.sh shows it).
+ * once the listener is released: seccomp_do_user_notification() in
+ * kernel/seccomp.c, when match->notif is gone; agent-test.sh shows it).
  */
 static void refused(struct client *c)
 {

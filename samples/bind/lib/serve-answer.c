@@ -15,7 +15,7 @@
 
 int (*decision_hook)(const struct served *s, const struct decision *d, int shown);
 
-#define OUTCOME_NAME(e, name, metric, help) [OUTCOME_##e] = name,
+#define OUTCOME_NAME(e, name, what) [OUTCOME_##e] = name,
 const char *const outcome_names[NOUTCOMES] = { FOR_EACH_OUTCOME(OUTCOME_NAME) };
 #undef OUTCOME_NAME
 

@@ -47,24 +47,24 @@ struct served {
 
 /*
  * What became of a notification, one row each: the text log, the JSON
- * log ("decision") and the metrics (bind_agent_METRIC_total, with its
- * HELP text) name it from here, in this order.
+ * log ("outcome") and the metrics (bind_agent_decisions_total's label
+ * "outcome") name it from here, in this order.
  *
- *   OUTCOME(ENUM, name, METRIC, HELP)
+ *   OUTCOME(ENUM, name, WHAT)
  */
 #define FOR_EACH_OUTCOME(OUTCOME) \
-	OUTCOME(GRANTED, "granted", "grants", \
+	OUTCOME(GRANTED, "granted", \
 		"Binds the agent did for a container, successfully.") \
-	OUTCOME(REFUSED, "refused", "refusals", \
+	OUTCOME(REFUSED, "refused", \
 		"Notifications refused by the policy (EACCES) or as not bind() (EPERM).") \
-	OUTCOME(FAILED, "failed", "errors", \
+	OUTCOME(FAILED, "failed", \
 		"Supervisor-side failures, answered EACCES.") \
-	OUTCOME(CONTINUED, "continued", "continued", \
+	OUTCOME(CONTINUED, "continued", \
 		"Notifications the kernel answered (not privileged, not readable, caller gone).") \
-	OUTCOME(BIND_FAILED, "bind-failed", "bind_failures", \
-		"Allowed binds whose bind() failed (EADDRINUSE, ...).")
+	OUTCOME(BIND_FAILED, "bind-failed", \
+		"Allowed binds whose bind(), or the probe of the port, failed (EADDRINUSE, ...).")
 
-#define OUTCOME_ENUM(e, name, metric, help) OUTCOME_##e,
+#define OUTCOME_ENUM(e, name, what) OUTCOME_##e,
 enum outcome { FOR_EACH_OUTCOME(OUTCOME_ENUM) NOUTCOMES };
 #undef OUTCOME_ENUM
 extern const char *const outcome_names[NOUTCOMES];
