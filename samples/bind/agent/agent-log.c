@@ -65,7 +65,7 @@ int agent_log_option(const char *opt, const char *arg)
 		return 0;
 	if (!strcmp(opt, "--log-format")) {
 		if (strcmp(arg, "text") && strcmp(arg, "json")) {
-			fprintf(stderr, "bind-agent: bad --log-format '%s': want text or json\n", arg);
+			agent_log("error", "usage_error", NULL, "bad --log-format '%s': want text or json", arg);
 			exit(2);
 		}
 		json_log = !strcmp(arg, "json");
@@ -73,7 +73,7 @@ int agent_log_option(const char *opt, const char *arg)
 	}
 	if (!strcmp(opt, "--metrics")) {
 		if (metrics_path || !*arg || strlen(arg) > 4000) {
-			fprintf(stderr, "bind-agent: --metrics given twice, or empty, or too long\n");
+			agent_log("error", "usage_error", NULL, "--metrics given twice, or empty, or too long");
 			exit(2);
 		}
 		metrics_path = arg;
@@ -410,7 +410,7 @@ static int publish(void)
 	ret = rename(tmp, metrics_path);
 out:
 	if (ret)
-		fprintf(stderr, "bind-agent: --metrics %s: %s\n", metrics_path, strerror(errno));
+		agent_log("error", "metrics_failed", NULL, "--metrics %s: %s", metrics_path, strerror(errno));
 	if (f)
 		fclose(f);
 	if (fd >= 0)

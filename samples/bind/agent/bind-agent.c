@@ -444,7 +444,8 @@ static void check_socket_dir(const char *path)
 	real = realpath(dir ? copy : ".", NULL);
 	free(copy);
 	if (!real) {
-		fprintf(stderr, "bind-agent: the directory of socket %s: %s\n", path, strerror(errno));
+		agent_log("error", "socket_refused", NULL, "the directory of socket %s: %s", path,
+			  strerror(errno));
 		exit(1);
 	}
 	for (int first = 1;; first = 0) {
@@ -452,13 +453,14 @@ static void check_socket_dir(const char *path)
 
 		errno = 0;
 		if (stat(real, &st) || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "bind-agent: socket directory %s: %s\n", real,
-				errno ? strerror(errno) : "not a directory");
+			agent_log("error", "socket_refused", NULL, "socket directory %s: %s", real,
+				  errno ? strerror(errno) : "not a directory");
 			exit(1);
 		}
 		if (st.st_uid != 0 || ((st.st_mode & 022) && (first || !(st.st_mode & S_ISVTX)))) {
-			fprintf(stderr, "bind-agent: socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is), for %s\n",
-				real, st.st_mode & 07777, st.st_uid, path);
+			agent_log("error", "socket_refused", NULL,
+				  "socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is), for %s",
+				  real, st.st_mode & 07777, st.st_uid, path);
 			exit(1);
 		}
 		if (!strcmp(real, "/"))
@@ -615,7 +617,7 @@ int main(int argc, char **argv)
 		sk = listen_on(path);
 	}
 	if (sk < 0) {
-		fprintf(stderr, "bind-agent: listening on %s: %s\n", path, strerror(errno));
+		agent_log("error", "socket_refused", NULL, "listening on %s: %s", path, strerror(errno));
 		return 1;
 	}
 	policy_format(&agent_policy, err, sizeof(err));
@@ -652,16 +654,17 @@ int main(int argc, char **argv)
 		if (__atomic_add_fetch(&clients, 1, __ATOMIC_RELAXED) > MAX_CLIENTS) {
 			__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
 			if (refused++ % 100 == 0)
-				fprintf(stderr, "bind-agent: more than %d clients at once: connection refused (%lu so far)\n",
-					MAX_CLIENTS, refused);
+				agent_log("warning", "client_limit", NULL,
+					  "more than %d clients at once: connection refused (%lu so far)",
+					  MAX_CLIENTS, refused);
 			close(conn);
 			continue;
 		}
 		c = calloc(1, sizeof(*c));
 		if (!c || setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 		    (c->conn = conn, pthread_create(&t, &attr, client_thread, c))) {
-			fprintf(stderr, "bind-agent: cannot serve a client: %s; connection dropped\n",
-				strerror(errno));
+			agent_log("error", "client_failed", NULL, "cannot serve a client: %s; connection dropped",
+				  strerror(errno));
 			__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
 			free(c);
 			close(conn);
