@@ -844,21 +844,21 @@ host_case kernel "a-thread-with-its-own-fd-table-is-granted-its-own-socket-on-6.
 	own_table_grant
 host_case kernel "a-bind-through-io_uring-never-reaches-bind-supervisor-and-is-eacces-on-6.11-and-later" \
 	uring_bind_unseen
-host_case issue41 "bind-agent-version-is-samples-bind-version" version_is "$AGENT" bind-agent
-host_case issue41 "bind-supervisor-version-is-samples-bind-version" version_is "$BS" bind-supervisor
-host_case issue41 "log-format-json-every-line-is-json-decisions-carry-request-id-address-outcome-errno" json_every_line
-host_case issue41 "log-format-json-a-usage-error-is-one-json-line" json_usage_error
-host_case issue41 "metrics-series-are-as-many-with-6-containers-as-with-2-promtool-accepts-them" series_bounded
-host_case issue41 "metrics-per-container-adds-at-most-5-series-a-container" series_per_container
-host_case issue41 "metrics-counters-end-in-total-the-latency-is-a-histogram-build-info-has-the-version" metrics_named
-host_case issue41 "a-socket-directory-others-can-write-or-not-roots-is-refused-at-start" socket_dir_checked
-host_case issue41 "bind-supervisor-with-the-capabilities-bind-supervisor.8-lists-is-granted" supervisor_documented_caps
-host_case issue41 "bind-supervisor.md-build-command-builds-a-static-bind-supervisor" supervisor_documented_build
-host_case issue41 "bind-agent.8s-first-example-runs-and-grants" man_example_runs
-host_case issue41 "bind-agent.8-has-examples-and-its-environment-is-what-the-agent-reads" \
+host_case operator "bind-agent-version-is-samples-bind-version" version_is "$AGENT" bind-agent
+host_case operator "bind-supervisor-version-is-samples-bind-version" version_is "$BS" bind-supervisor
+host_case operator "log-format-json-every-line-is-json-decisions-carry-request-id-address-outcome-errno" json_every_line
+host_case operator "log-format-json-a-usage-error-is-one-json-line" json_usage_error
+host_case operator "metrics-series-are-as-many-with-6-containers-as-with-2-promtool-accepts-them" series_bounded
+host_case operator "metrics-per-container-adds-at-most-5-series-a-container" series_per_container
+host_case operator "metrics-counters-end-in-total-the-latency-is-a-histogram-build-info-has-the-version" metrics_named
+host_case operator "a-socket-directory-others-can-write-or-not-roots-is-refused-at-start" socket_dir_checked
+host_case operator "bind-supervisor-with-the-capabilities-bind-supervisor.8-lists-is-granted" supervisor_documented_caps
+host_case operator "bind-supervisor.md-build-command-builds-a-static-bind-supervisor" supervisor_documented_build
+host_case operator "bind-agent.8s-first-example-runs-and-grants" man_example_runs
+host_case operator "bind-agent.8-has-examples-and-its-environment-is-what-the-agent-reads" \
 	man_environment "$TOP/docs/man/bind-agent.8" "$BIND"/agent/bind-agent.c "$BIND"/agent/agent-log.c \
 	"$BIND"/agent/sd-daemon.c "$BIND"/lib/*.c
-host_case issue41 "bind-supervisor.8-has-examples-and-its-environment-is-what-the-supervisor-reads" \
+host_case operator "bind-supervisor.8-has-examples-and-its-environment-is-what-the-supervisor-reads" \
 	man_environment "$TOP/docs/man/bind-supervisor.8" "$BIND"/supervisor/*.c "$BIND"/lib/*.c
 stop_agent
 host_end
