@@ -705,6 +705,17 @@ socket_dir_refused() { # DIR WHY: the agent on DIR/a.sock exits 1 saying WHY
 	echo "exit status $rc"
 	[ "$rc" = 1 ] && grep -q "$2" "$W/dir.out" && [ ! -e "$1/a.sock" ]
 }
+# ... and the one systemd passes: its path's directory too
+activated_dir_refused() {
+	mkdir -p "$W/ww2" && chmod 0777 "$W/ww2"
+	_s=$SOCK
+	SOCK=$W/ww2/a.sock
+	_r=0
+	activation_refused "socket directory $W/ww2 is mode 0777 owned by uid 0" nothing \
+		-l "$SOCK" "$AGENT" --allow tcp:$P1 || _r=1
+	SOCK=$_s
+	return $_r
+}
 socket_dir_checked() {
 	mkdir -p "$W/ww" "$W/gw" "$W/user" "$W/pw/sub"
 	chmod 0777 "$W/ww" "$W/pw"
@@ -852,6 +863,7 @@ host_case operator "metrics-series-are-as-many-with-6-containers-as-with-2-promt
 host_case operator "metrics-per-container-adds-at-most-5-series-a-container" series_per_container
 host_case operator "metrics-counters-end-in-total-the-latency-is-a-histogram-build-info-has-the-version" metrics_named
 host_case operator "a-socket-directory-others-can-write-or-not-roots-is-refused-at-start" socket_dir_checked
+host_case operator "a-passed-socket-in-a-directory-others-can-write-is-refused-at-start" activated_dir_refused
 host_case operator "bind-supervisor-with-the-capabilities-bind-supervisor.8-lists-is-granted" supervisor_documented_caps
 host_case operator "bind-supervisor.md-build-command-builds-a-static-bind-supervisor" supervisor_documented_build
 host_case operator "bind-agent.8s-first-example-runs-and-grants" man_example_runs

@@ -321,7 +321,7 @@ static void refused(struct client *c)
 	char members[1200], why[600], id[300];
 	const char *effect = c->nfds ?
 		"its container runs, and every bind() it makes fails with ENOSYS (the listener is closed unserved)" :
-		"no listener was received";
+		"no listener taken: if the runtime sent one, its container's binds fail with ENOSYS";
 
 	json_string(why, sizeof(why), c->problem);
 	json_string(id, sizeof(id), c->id[0] ? c->id : NULL);
