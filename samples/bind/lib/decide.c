@@ -216,6 +216,13 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	case 0:
 		break;
 	case 1:
+		/*
+		 * What bind(2) says for an address in use, and what the
+		 * program's bind() would get if it were privileged: the probe
+		 * was a bind of ours, the same address, without SO_REUSEPORT.
+		 */
+		*err = EADDRINUSE;
+		c->tried = 1;
 		goto out;
 	case NOT_OURS:
 		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (it takes CAP_SYS_ADMIN there, CAP_NET_ADMIN too unless it is the caller's, and setns() into a network namespace allowed)";

@@ -75,24 +75,24 @@ struct served {
 
 /*
  * What became of a notification, one row each: the text log, the JSON
- * log ("decision") and the metrics (bind_agent_METRIC_total, with its
- * HELP text) name it from here, in this order.
+ * log ("outcome") and the metrics (bind_agent_decisions_total's label
+ * "outcome") name it from here, in this order.
  *
- *   OUTCOME(ENUM, name, METRIC, HELP)
+ *   OUTCOME(ENUM, name, WHAT)
  */
 #define FOR_EACH_OUTCOME(OUTCOME) \
-	OUTCOME(GRANTED, "granted", "grants", \
+	OUTCOME(GRANTED, "granted", \
 		"Binds the agent did for a container, successfully.") \
-	OUTCOME(REFUSED, "refused", "refusals", \
+	OUTCOME(REFUSED, "refused", \
 		"Notifications refused by the policy (EACCES) or as not bind() (EPERM).") \
-	OUTCOME(FAILED, "failed", "errors", \
+	OUTCOME(FAILED, "failed", \
 		"Supervisor-side failures, answered EACCES.") \
-	OUTCOME(CONTINUED, "continued", "continued", \
+	OUTCOME(CONTINUED, "continued", \
 		"Notifications the kernel answered (not privileged, not readable, caller gone).") \
-	OUTCOME(BIND_FAILED, "bind-failed", "bind_failures", \
-		"Allowed binds whose bind() failed (EADDRINUSE, ...).")
+	OUTCOME(BIND_FAILED, "bind-failed", \
+		"Allowed binds whose bind(), or the probe of the port, failed (EADDRINUSE, ...).")
 
-#define OUTCOME_ENUM(e, name, metric, help) OUTCOME_##e,
+#define OUTCOME_ENUM(e, name, what) OUTCOME_##e,
 enum outcome { FOR_EACH_OUTCOME(OUTCOME_ENUM) NOUTCOMES };
 #undef OUTCOME_ENUM
 extern const char *const outcome_names[NOUTCOMES];
@@ -103,6 +103,7 @@ struct decision {
 	const char *abi, *syscall;	/* "x86_64", "bind"; NULL if not known */
 	int family, type, protocol;	/* -1 if not read */
 	int port;			/* -1 if not read */
+	const struct sockaddr_storage *addr;	/* as read, NULL if not read */
 	enum outcome outcome;
 	int err;		/* the errno answered, 0 if none */
 	const char *why;	/* the text log's reason */

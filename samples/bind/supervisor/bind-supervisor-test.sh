@@ -202,6 +202,9 @@ check "#14: -v logs each decision with the pid, the address and the reason" \
 	expect_out 1 "pid [0-9]* fd [0-9]* family 2 addrlen 16 127.0.0.1 port 91: port not allowed" \
 	$bs -v --allow tcp:90 -- ./try-bind tcp 91
 check "#14: 'tcp:+90' is refused" expect_out 2 "bad port in 'tcp:+90'" $bs --allow tcp:+90 -- true
+# issue 41 (S5 of the operator's review)
+check "bind-supervisor: --version says its version" \
+	expect_out 0 "^bind-supervisor [0-9][0-9.]*$" ./bind-supervisor --version
 check "#14: 'tcp: 90' is refused" expect_out 2 "bad port in 'tcp: 90'" $bs --allow 'tcp: 90' -- true
 check "#14: 'tcp:090' is refused" expect_out 2 "bad port in 'tcp:090'" $bs --allow tcp:090 -- true
 check "#14: --help prints the usage and exits 0" \
@@ -287,6 +290,9 @@ holder=$!
 wait_for /tmp/v4-holder.out holding
 check "S3: an IPv6-only UDP socket gets an allowed port that an IPv4 socket holds, as the kernel allows" \
 	expect_out 0 "bind udp6:98 as uid 1000: ok" $bs --allow udp:98 -- ./try-bind --v6only udp6 98
+# issue 41 (S2 of the operator's review): was EACCES, as if the policy refused it
+check "a port another socket holds is EADDRINUSE, as bind(2) says for an address in use" \
+	expect_out 1 "bind udp:98 as uid 1000: Address already in use" $bs --allow udp:98 -- ./try-bind udp 98
 kill "$holder"
 wait "$holder"
 

@@ -47,22 +47,22 @@ r3_library() {
 		r3_hold /tmp/r3-dev.out ./try-bind --device r3a --hold-any tcp 89
 		check "R3.4: $who: a socket bound to device r3b gets tcp:89 while a socket bound to device r3a holds it, as the kernel allows" \
 			expect_out 0 "bind tcp:89 as uid [0-9]*: ok" $run ./try-bind --device r3b tcp 89
-		check "R3.4: $who: ... a socket bound to no device is refused it (EACCES: the kernel would say EADDRINUSE)" \
-			expect_out 1 "bind tcp:89 as uid [0-9]*: Permission denied" $run ./try-bind tcp 89
+		check "R3.4: $who: ... a socket bound to no device is refused it (EADDRINUSE, as the kernel says)" \
+			expect_out 1 "bind tcp:89 as uid [0-9]*: Address already in use" $run ./try-bind tcp 89
 		check "R3.4: $who: ... and so is a socket bound to the holder's device r3a" \
-			expect_out 1 "bind tcp:89 as uid [0-9]*: Permission denied" $run ./try-bind --device r3a tcp 89
+			expect_out 1 "bind tcp:89 as uid [0-9]*: Address already in use" $run ./try-bind --device r3a tcp 89
 		kill "$r3_holder"
 		wait "$r3_holder"
 		r3_hold /tmp/r3-dev.out ./try-bind --hold-any tcp 89
 		check "R3.4: $who: a socket bound to device r3b is refused tcp:89 while a socket bound to no device holds it" \
-			expect_out 1 "bind tcp:89 as uid [0-9]*: Permission denied" $run ./try-bind --device r3b tcp 89
+			expect_out 1 "bind tcp:89 as uid [0-9]*: Address already in use" $run ./try-bind --device r3b tcp 89
 		kill "$r3_holder"
 		wait "$r3_holder"
 	else
 		say "ip link add r3a type veth peer name r3b: $(head -n 1 /tmp/r3-devices.out)"
 		why="no veth device in this kernel (CONFIG_VETH)"
 		for case in "a socket bound to device r3b gets tcp:89 while a socket bound to device r3a holds it, as the kernel allows" \
-			"... a socket bound to no device is refused it (EACCES: the kernel would say EADDRINUSE)" \
+			"... a socket bound to no device is refused it (EADDRINUSE, as the kernel says)" \
 			"... and so is a socket bound to the holder's device r3a" \
 			"a socket bound to device r3b is refused tcp:89 while a socket bound to no device holds it"; do
 			skip "R3.4: $who: $case" "$why"
