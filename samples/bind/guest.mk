@@ -39,5 +39,11 @@ bind-agent_CFLAGS := -pthread -I/usr/include/json-c
 bind-agent_LDLIBS := /usr/lib/$(shell $(CC) -dumpmachine)/libjson-c.a
 agent-client_SRC := samples/bind/agent/agent-client.c \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
+# derive-profile: the podman profile for bind-agent, derived in the oci
+# guest from the image's /usr/share/containers/seccomp.json
+PROGS += derive-profile
+derive-profile_SRC := samples/bind/deploy/derive-profile.c
+derive-profile_CFLAGS := -I/usr/include/json-c
+derive-profile_LDLIBS := $(bind-agent_LDLIBS)
 SCRIPTS += samples/bind/agent/agent-test.sh
 endif
