@@ -13,14 +13,19 @@
  *  - each SCMP_ACT_ALLOW rule that names bind loses it, and a rule
  *    { names: [bind], action: SCMP_ACT_NOTIFY } with the same args,
  *    includes and excludes follows it: the agent sees exactly the binds
- *    the rule let through, under the same conditions;
- *  - each SCMP_ACT_ALLOW rule that names socketcall (i386's multiplexer,
- *    through which 32-bit x86 glibc's bind() goes) loses it, and two
- *    rules follow: socketcall with args[0] != SYS_BIND (2) allowed, and
- *    socketcall with args[0] == SYS_BIND notified: every other socket
- *    operation of an i386 program stays allowed as before;
+ *    the rule let through, under the same conditions (a rule left with no
+ *    names is dropped: the new rule is its part);
  *  - listenerPath (and listenerMetadata if given) are added.
- * A rule left with no names is dropped (its part is the new rules).
+ * socketcall (i386's multiplexer, through which 32-bit x86 glibc's bind()
+ * goes) is left as the input has it: beside podman's default rules for
+ * socket() with args, libseccomp 2.5.4 builds a filter only while
+ * socketcall is allowed outright (split on args[0] == SYS_BIND, crun says
+ * "seccomp_rule_add_array: File exists"), and an allowed socketcall takes
+ * the place of a NOTIFY rule for socketcall(SYS_BIND): an i386 program's
+ * bind through socketcall(2) is the kernel's to answer (EACCES for a
+ * privileged port without CAP_NET_BIND_SERVICE), its bind(2) syscall the
+ * agent's. derive-profile says so on stderr when an ALLOW rule names
+ * socketcall.
  *
  * It refuses (exit 1, one line on stderr saying why, nothing on stdout):
  * input that is not one JSON object of those forms; a member it does not
@@ -30,12 +35,13 @@
  * default); a listenerPath or listenerMetadata already there, or a rule
  * with SCMP_ACT_NOTIFY (a filter has one listener: derive from the
  * runtime's default, not from a derived profile); an action it does not
- * know; bind or socketcall in an SCMP_ACT_LOG rule (the split would drop
- * the logging); socketcall in an ALLOW rule that has args already (the
- * SYS_BIND condition cannot be added to them); a rule with both name
- * and names; no ALLOW rule naming bind (nothing to hand to the agent).
- * Rules that refuse bind or socketcall (errno, kill, trap, trace) are
- * kept as they are.
+ * know; bind in an SCMP_ACT_LOG rule (the split would drop the logging);
+ * bind in a rule that refuses it (errno, kill, trap, trace) with no
+ * includes or excludes (libseccomp would keep that rule or fail, not
+ * notify); a rule with both name and names; no ALLOW rule naming bind
+ * (nothing to hand to the agent). Rules that refuse bind under includes
+ * or excludes are kept as they are: the runtime picks those rules by the
+ * container's capabilities and arch.
  * Exit status: 0 written, 1 refused, 2 usage.
  */
 #define _GNU_SOURCE
@@ -47,8 +53,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SYS_BIND 2	/* socketcall(2)'s call number for bind, <linux/net.h> */
-
 static const char *input = "-";
 
 static void usage(void)
@@ -57,9 +61,9 @@ static void usage(void)
 		"  Reads a runtime's default seccomp profile (podman's\n"
 		"  /usr/share/containers/seccomp.json, an OCI linux.seccomp object, or a\n"
 		"  whole OCI config.json) from INPUT (default stdin) and writes to stdout\n"
-		"  the same profile with bind() (and i386's socketcall(SYS_BIND)) sent to\n"
-		"  bind-agent: taken out of every SCMP_ACT_ALLOW rule and given to\n"
-		"  SCMP_ACT_NOTIFY rules under the same conditions, every other rule kept.\n"
+		"  the same profile with bind() sent to bind-agent: taken out of every\n"
+		"  SCMP_ACT_ALLOW rule and given to SCMP_ACT_NOTIFY rules under the same\n"
+		"  conditions, every other rule kept (socketcall too: see the manual).\n"
 		"  --listener-path PATH  bind-agent's socket (default /run/bind-agent.sock)\n"
 		"  --metadata STRING     listenerMetadata, e.g. allow=tcp:80 (default: none,\n"
 		"                        the agent's whole --allow list)\n"
@@ -144,16 +148,17 @@ static json_object *new_rule(const char *name, const char *action, json_object *
 	return r;
 }
 
-/* args [{ index: 0, value: SYS_BIND, op: OP }] */
-static json_object *sys_bind_args(const char *op)
+/* Whether the runtime applies @rule only for some capabilities or arches:
+ * includes or excludes with a member (the containers format). */
+static int conditional(json_object *rule)
 {
-	json_object *a = json_object_new_array(), *c = json_object_new_object();
+	json_object *v;
 
-	json_object_object_add(c, "index", json_object_new_int(0));
-	json_object_object_add(c, "value", json_object_new_int(SYS_BIND));
-	json_object_object_add(c, "op", json_object_new_string(op));
-	json_object_array_add(a, c);
-	return a;
+	for (const char *const *k = (const char *const[]){ "includes", "excludes", NULL }; *k; k++)
+		if (json_object_object_get_ex(rule, *k, &v) && json_object_is_type(v, json_type_object) &&
+		    json_object_object_length(v))
+			return 1;
+	return 0;
 }
 
 static int args_empty(json_object *rule)
@@ -199,7 +204,7 @@ static void derive(json_object *sec, int oci, const char *path, const char *meta
 	out = json_object_new_array();
 	n = json_object_array_length(syscalls);
 	for (size_t i = 0; i < n; i++) {
-		json_object *r = json_object_array_get_idx(syscalls, i), *names, *kept;
+		json_object *r = json_object_array_get_idx(syscalls, i), *names, *kept, *args;
 		const char *action;
 		char where[32];
 		int has_bind = 0, has_sc = 0, has_name;
@@ -244,23 +249,27 @@ static void derive(json_object *sec, int oci, const char *path, const char *meta
 				has_sc |= !strcmp(json_object_get_string(s), "socketcall");
 			}
 		}
-		if (!has_bind && !has_sc) {
+		if (has_sc && !strcmp(action, "SCMP_ACT_ALLOW"))
+			socketcalls++;
+		if (!has_bind) {
 			json_object_array_add(out, json_object_get(r));
 			continue;
 		}
 		if (!strcmp(action, "SCMP_ACT_LOG"))
-			refuse("%s names %s with SCMP_ACT_LOG: handing it to the agent would drop the "
-			       "logging; not handled", where, has_bind ? "bind" : "socketcall");
+			refuse("%s names bind with SCMP_ACT_LOG: handing it to the agent would drop the "
+			       "logging; not handled", where);
 		if (strcmp(action, "SCMP_ACT_ALLOW")) {
-			/* a refusal (or a tracer's) of bind or socketcall: kept */
+			/* A refusal (or a tracer's) of bind: kept if the runtime picks
+			 * it by capability or arch, refused if it always applies. */
+			if (!conditional(r))
+				refuse("%s gives bind %s under no includes or excludes: libseccomp would keep "
+				       "it, or fail the container, rather than notify the agent; not handled",
+				       where, action);
 			json_object_array_add(out, json_object_get(r));
 			continue;
 		}
-		if (has_sc && !args_empty(r))
-			refuse("%s allows socketcall only for some arguments: the SYS_BIND condition "
-			       "cannot be added to them; not handled", where);
 
-		/* The rule without bind and socketcall, if anything is left. */
+		/* The rule without bind, if anything is left. */
 		if (!has_name) {
 			json_object *rest = json_object_new_array();
 
@@ -268,7 +277,7 @@ static void derive(json_object *sec, int oci, const char *path, const char *meta
 			for (size_t j = 0; j < json_object_array_length(names); j++) {
 				const char *s = json_object_get_string(json_object_array_get_idx(names, j));
 
-				if (strcmp(s, "bind") && strcmp(s, "socketcall"))
+				if (strcmp(s, "bind"))
 					json_object_array_add(rest, json_object_new_string(s));
 			}
 			if (json_object_array_length(rest)) {
@@ -282,28 +291,19 @@ static void derive(json_object *sec, int oci, const char *path, const char *meta
 				json_object_put(rest);
 			}
 		}
-		if (has_bind) {
-			json_object *args = NULL;
-
-			if (json_object_object_get_ex(r, "args", &v) && !args_empty(r))
-				json_object_deep_copy(v, &args, NULL);
-			json_object_array_add(out, new_rule("bind", "SCMP_ACT_NOTIFY", args, r, oci, (int)i));
-			binds++;
-		}
-		if (has_sc) {
-			json_object_array_add(out, new_rule("socketcall", "SCMP_ACT_ALLOW",
-							    sys_bind_args("SCMP_CMP_NE"), r, oci, (int)i));
-			json_object_array_add(out, new_rule("socketcall", "SCMP_ACT_NOTIFY",
-							    sys_bind_args("SCMP_CMP_EQ"), r, oci, (int)i));
-			socketcalls++;
-		}
+		args = NULL;
+		if (json_object_object_get_ex(r, "args", &v) && !args_empty(r))
+			json_object_deep_copy(v, &args, NULL);
+		json_object_array_add(out, new_rule("bind", "SCMP_ACT_NOTIFY", args, r, oci, (int)i));
+		binds++;
 	}
 	if (!binds)
 		refuse("no SCMP_ACT_ALLOW rule names bind: the profile refuses bind() (defaultAction "
 		       "%s), there is nothing to hand to bind-agent", def);
-	if (!socketcalls)
-		fprintf(stderr, "derive-profile: %s: no SCMP_ACT_ALLOW rule names socketcall: i386 "
-			"programs' bind() through socketcall(2) is not sent to the agent\n", input);
+	if (socketcalls)
+		fprintf(stderr, "derive-profile: %s: socketcall stays allowed: an i386 program's bind() "
+			"through socketcall(2) is the kernel's to answer, not the agent's "
+			"(derive-profile(8), NOTES)\n", input);
 	json_object_object_add(sec, "syscalls", out);
 	json_object_object_add(sec, "listenerPath", json_object_new_string(path));
 	if (metadata)
