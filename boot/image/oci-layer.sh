@@ -73,7 +73,9 @@ gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
 	done | awk '!seen[$0]++'
 	for b in $bins; do echo "file /usr/bin/$(basename "$b") $(readlink -f "$b") 0755 0 0"; done
 	# podman's configuration, as containers-common installs it
-	for d in /etc/containers /usr/share/containers; do echo "dir $d 0755 0 0"; done
+	# (the kernel makes no missing parent: /usr/share is not in the base,
+	# and without it neither file of /usr/share/containers was unpacked)
+	for d in /etc/containers /usr/share /usr/share/containers; do echo "dir $d 0755 0 0"; done
 	# and its default seccomp profile, which the oci suite derives
 	# bind-agent's profile from (samples/bind/deploy/derive-profile.c)
 	for f in /etc/containers/policy.json /etc/containers/registries.conf \
