@@ -10,7 +10,8 @@
 #   (CAP_SYS_ADMIN), which adds nothing else, and every syscall it makes
 #   is in the unit's SystemCallFilter (as the drop-in leaves it); its man pages
 #   lint; bind-supervisor refusing to run set-uid or with file
-#   capabilities; its JSON log and its metrics (promtool); and the kernel's fast
+#   capabilities; its JSON log and its metrics (promtool); derive-profile
+#   (its own test) and its man page; and the kernel's fast
 #   paths (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, PIDFD_THREAD) where the
 #   host kernel has them. Needs root (the agent takes listeners from root
 #   only) with CAP_SYS_PTRACE (a container of the default docker profile
@@ -789,6 +790,14 @@ man_environment() { # PAGE SOURCES...
 	grep -qx '\.SH ENVIRONMENT' "$page" && cmp "$W/env.man" "$W/env.src"
 }
 
+# derive-profile (samples/bind/deploy), built as the guest builds it, and
+# its test: podman's default profile and crafted ones, the refusals
+profile_derived() {
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I/usr/include/json-c -o "$W/derive-profile" \
+		"$BIND/deploy/derive-profile.c" "/usr/lib/$(gcc -dumpmachine)/libjson-c.a" &&
+		sh "$BIND/deploy/derive-profile-test.sh" "$W/derive-profile"
+}
+
 step "bind-agent on the host: units, socket activation, logs, metrics"
 host_begin "$LOGS/agent-host.log" agent-host
 mkdir -p "$LOGS"
@@ -847,6 +856,9 @@ host_case metrics "the-totals-count-one-grant-one-refusal-one-continued" metrics
 host_case metrics "with-metrics-per-container-a-container-served-now-has-its-own-series-gone-once-done" metrics_per_container
 host_case metrics "a-metrics-file-it-cannot-write-stops-it-at-start" metrics_unwritable
 host_case text-log "without-log-format-json-the-text-log-is-unchanged" text_without_json
+host_case profile "derive-profile-keeps-every-rule-of-a-default-profile-notifies-bind-and-refuses-what-it-cannot-keep" \
+	profile_derived
+host_case profile "derive-profile.8-lints-clean-and-renders" man_lints "$TOP/docs/man/derive-profile.8" "$W"
 step "the host kernel is $(uname -r): expecting SYNC_WAKE_UP $([ "$KV" -ge 6006 ] && echo set || echo "not set"), $([ "$KV" -ge 6009 ] && echo 'thread pidfds' || echo 'process pidfds + kcmp')"
 host_case kernel "sync-wake-up-is-set-on-6.6-and-later-said-not-set-before" sync_wake_up_set
 host_case kernel "a-grant-fetches-through-a-thread-pidfd-on-6.9-and-later-process-pidfd-and-kcmp-before" \

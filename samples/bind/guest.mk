@@ -44,6 +44,12 @@ agent-client_SRC := samples/bind/agent/agent-client.c \
 json-lines_SRC := samples/bind/tests/json-lines.c
 json-lines_CFLAGS := -I/usr/include/json-c
 json-lines_LDLIBS := $(bind-agent_LDLIBS)
+# derive-profile: the podman profile for bind-agent, derived in the oci
+# guest from the image's /usr/share/containers/seccomp.json
+PROGS += derive-profile
+derive-profile_SRC := samples/bind/deploy/derive-profile.c
+derive-profile_CFLAGS := -I/usr/include/json-c
+derive-profile_LDLIBS := $(bind-agent_LDLIBS)
 SCRIPTS += samples/bind/agent/agent-test.sh
 # make bench's scale rows: one bind-agent serving many agent-client containers
 agent-scale_SRC := samples/bind/bench/agent-scale.c samples/bind/bench/bench-rows.h
