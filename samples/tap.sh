@@ -13,9 +13,11 @@ check() {
 	name=$1
 	shift
 	t0=$(date +%s)
-	if "$@"; then ok "$name"; else not_ok "$name"; fi
+	if "$@"; then ok "$name"; _check=0; else not_ok "$name"; _check=1; fi
 	t=$(($(date +%s) - t0))
 	[ "$t" -lt 5 ] || say "(that took $t s)"
+	# the case's status, not the timing line's: callers branch on it
+	return "$_check"
 }
 say() { echo "# $*"; }
 
