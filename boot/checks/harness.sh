@@ -36,6 +36,21 @@ config_drop_is_named() {
 		! echo "$out" | grep -q 'CONFIG_SECCOMP_FILTER'
 }
 
+# A second build in a build directory fails at once, naming its lock,
+# while the first holds it (a directory of its own: no kernel is built)
+a_second_build_fails_naming_the_lock() {
+	d=$CACHE/harness-lock-build
+	mkdir -p "$d"
+	if out=$(flock "$d.lock" sh "$TOP/boot/kernel/build.sh" -s "$CACHE/harness-no-tree" -o "$d" x86_64 2>&1); then
+		echo "$out"
+		echo "a second build ran"
+		return 1
+	fi
+	echo "$out"
+	rm -rf "$d" "$d.lock"
+	echo "$out" | grep -q "another build is writing $d (lock: $d.lock)"
+}
+
 # verdict_on_logs EXPECTED-TEXT LOG...: the verdict over LOGs must fail and
 # say EXPECTED-TEXT (logs made here, no guest needed)
 verdict_on_logs() {
@@ -347,6 +362,8 @@ host_case harness "a-host-check-is-kept-only-while-its-inputs-are-the-same" \
 host_case harness "a-host-checks-key-holds-the-host-kernel-whatever-arch-says" \
 	a_host_checks_key_holds_the_host_kernel_whatever_arch_says
 host_case harness "a-dropped-config-option-fails-naming-it" config_drop_is_named
+host_case harness "a-second-build-of-one-build-directory-fails-naming-its-lock" \
+	a_second_build_fails_naming_the_lock
 host_case harness "a-bad-suite-line-fails-naming-it" a_bad_suite_line_is_named
 host_case harness "an-arch-in-the-environment-does-not-narrow-the-run" an_environment_arch_is_ignored
 host_case harness "the-ci-workflow-passes-actionlint" the_ci_workflow_passes_actionlint

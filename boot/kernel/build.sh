@@ -28,6 +28,12 @@ frags="$TOP/boot/kernel/common.config $ARCH_DIR/kernel.config"
 for f in $frags; do [ -f "$f" ] || die "no config fragment $f"; done
 name=$ARCH${flavour:+-$flavour}
 mkdir -p "$out" "$LOGS"
+# One build at a time in a build directory. A second one (another make
+# against the same cache, or what is left of a make whose shell was killed:
+# its compilers inherit this lock) would read the dependency files the
+# first is writing, and fail with fixdep errors far from the cause.
+exec 9>"$out.lock"
+flock -n 9 || die "another build is writing $out (lock: $out.lock)"
 log=$LOGS/kernel-$(echo "${out#"$BCACHE"/}" | tr / -).log
 
 command -v ccache >/dev/null || die "ccache missing (run 'make deps')"
