@@ -13,9 +13,9 @@ mkdir -p "$D"
 smp_of() { (. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && echo "$SMP_OK"); }
 # good ARCH [SUITE]: $L is the plan's log of ARCH-SUITE (check) of base 6.1
 good() {
-	A=$1 S=${2:-check}
-	L=$D/$A-$S.log
-	awk -v base=6.1 -v arch="$A" -v suite="$S" -v smp="$(smp_of "$A")" -v token=5e1f0c2a9b7d4e31 \
+	A=$1 SUITE=${2:-check}
+	L=$D/$A-$SUITE.log
+	awk -v base=6.1 -v arch="$A" -v suite="$SUITE" -v smp="$(smp_of "$A")" -v token=5e1f0c2a9b7d4e31 \
 		-v kv=6.1 -v trouble="$TROUBLE" -f "$TOP/boot/tests/plan-logs.awk" "$PLAN" >"$L"
 }
 edit() { sed -i "$2" "$1"; }
