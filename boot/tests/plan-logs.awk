@@ -14,7 +14,7 @@
 # with the boot's identity (the banner of a kernel of VERSION, the base
 # record's, the CPUs, /init's start and its boot id) and the lines the
 # trouble list needs for SUITE, DONE, and the kernel's console with the
-# same identity. boot/tests/verdict.sh makes its cases from it, so that
+# same identity, to the kernel's restart. boot/tests/verdict.sh makes its cases from it, so that
 # they follow the plan.
 
 function matches(f) {
@@ -118,4 +118,6 @@ END {
 	print "[    0.100000] " smp
 	print "[    1.000000] Run /init as init process"
 	print "[    1.100000] init: boot_id=" boot_id
+	# the guest's end: /init's reboot (kernel/reboot.c kernel_restart())
+	print "[    2.000000] reboot: Restarting system"
 }
