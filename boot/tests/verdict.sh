@@ -367,6 +367,7 @@ a-nested-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # ok 2 sub-
 a-nested-plan-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # 1..0 # SKIP no PIDFD_IOCTL_GETFD in this kernel: the probe got ENOTTY: a skip the plan does not allow (point point-1>-,
 a-nested-skip-under-no-point-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1 # SKIP why: a skip nested under no point of the section
 a-nested-whole-stream-skip-the-plan-allows-passes-$a|the plan
+a-32-bit-abis-hello-run-by-a-64-bit-binary-fails-$a|$a-check.log: $a: $(plan_q '$1 == "section" && $3 == "'"$a"'" && $4 == "check" && $5 != "'"$a"'" { print $5; exit }') hello: ok 1 a static 64-bit binary runs
 a-skip-spelled-skipped-is-a-skip-$a|$a-check.log: $a: $S: ok 2 point-2 # Skipped: not here
 a-nested-skip-spelled-skipped-is-a-skip-$a|$a-check.log: $a: $S: # ok 2 sub-2 # SKIPPED not planned
 a-nested-plan-of-0-without-skip-fails-$a|$a-check.log: $a: $S: # 1..0
@@ -490,6 +491,12 @@ plan_make_case() {
 	a-nested-skip-under-no-point-fails-*)
 		n=$(grep -A2 "^@@@ BEGIN $S\$" "$l" | sed -n 's/^1\.\.//p')
 		in_sect "$l" "$S" "s/^ok $n point-$n\$/ok $n point-$n\\n# TAP version 13\\n# 1..1\\n# ok 1 sub-1 # SKIP why/" ;;
+	a-32-bit-abis-hello-run-by-a-64-bit-binary-fails-*)
+		# boot/guest-tests/hello.c's lines; the ABI other than the
+		# arch's own (32-bit) says its binary is 64-bit
+		for ab in $(plan_q '$1 == "section" && $3 == "'"$a"'" && $4 == "check" && $6 == "hello" { print $5 }'); do
+			in_sect "$l" "$ab hello" "s/^ok 1 point-1\$/ok 1 a static 64-bit binary runs/;s/^ok 2 point-2\$/ok 2 uname reports a Linux kernel # $(kv_of "$b").0 $a/"
+		done ;;
 	a-skip-spelled-skipped-is-a-skip-*)
 		# TAP: a directive that starts with SKIP (SKIP\S*) is a skip
 		in_sect "$l" "$S" 's/^ok 2 point-2$/ok 2 point-2 # Skipped: not here/' ;;
