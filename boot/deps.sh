@@ -17,7 +17,7 @@ list=
 PACKAGES=$(printf '%s boot/deps.sh\n' \
 	xz-utils \
 	make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio ccache kmod rsync \
-	perl python3 python3-docutils python3-ply python3-git sparse quilt groff-base man-db gnuplot-nox \
+	perl python3 python3-docutils python3-ply python3-git sparse quilt groff-base man-db mandoc gnuplot-nox \
 	libcap-dev \
 	systemd prometheus strace procps python3-yaml)
 # systemd (systemd-analyze, systemd-socket-activate), prometheus (promtool),

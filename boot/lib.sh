@@ -303,10 +303,13 @@ series_patches() {
 	done
 }
 
-# man_lints PAGE DIR: groff -ww and man -l have nothing to say about the man
-# page PAGE, and it renders (their output in DIR/man-lint, DIR/man-rendered).
+# man_lints PAGE DIR: groff -ww, mandoc -Tlint (the man-pages project's
+# own lint, from the style level up) and man -l have nothing to say about
+# the man page PAGE, and it renders (their output in DIR/man-lint,
+# DIR/man-rendered).
 man_lints() {
 	groff -man -ww -z "$1" >"$2/man-lint" 2>&1
+	mandoc -Tlint -W style "$1" >>"$2/man-lint" 2>&1
 	MANWIDTH=80 man -l "$1" 2>>"$2/man-lint" >"$2/man-rendered"
 	cat "$2/man-lint"
 	echo "rendered: $(wc -l <"$2/man-rendered") lines"

@@ -10,7 +10,8 @@
 #   (CAP_SYS_ADMIN), which adds nothing else, and every syscall it makes
 #   is in the unit's SystemCallFilter (as the drop-in leaves it); its man pages
 #   lint; bind-supervisor refusing to run set-uid or with file
-#   capabilities; its JSON log and its metrics (promtool); and the kernel's fast
+#   capabilities; its JSON log and its metrics (promtool); derive-profile
+#   (its own test) and its man page; and the kernel's fast
 #   paths (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, PIDFD_THREAD) where the
 #   host kernel has them. Needs root (the agent takes listeners from root
 #   only) with CAP_SYS_PTRACE (a container of the default docker profile
@@ -76,7 +77,9 @@ build() {
 		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I"$TOP/uapi" -o "$W/agent-client" \
 			"$BIND/agent/agent-client.c" "$TOP/samples/seccomp/user-trap-helper.c" &&
 		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I"$TOP/uapi" -pthread \
-			-o "$W/try-bind" "$BIND/tests/try-bind.c"
+			-o "$W/try-bind" "$BIND/tests/try-bind.c" &&
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I/usr/include/json-c -o "$W/json-lines" \
+			"$BIND/tests/json-lines.c" "/usr/lib/$(gcc -dumpmachine)/libjson-c.a"
 }
 
 installed() {
@@ -391,7 +394,7 @@ man_options_match() {
 # an unprivileged port; each decision line parses, with every member.
 json_agent() {
 	start_agent "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 --log-format json \
-		--metrics "$W/metrics.prom" || return 1
+		--metrics "$W/metrics.prom" --metrics-per-container || return 1
 	client web "$W/try-bind" tcp $P1 >/dev/null
 	client web "$W/try-bind" tcp $P2 >/dev/null || true
 	client web "$W/try-bind" tcp 8080 >/dev/null
@@ -404,14 +407,15 @@ json_decisions() {
 	cat "$W/json.log"
 	/usr/bin/python3 - "$W/json.log" "$P1" "$P2" <<'PY'
 import json, sys
-keys = {"time", "container", "pid", "abi", "audit_arch", "nr", "syscall", "family",
-        "protocol", "port", "decision", "errno", "error", "reason", "fetch", "latency_us"}
+keys = {"time", "program", "level", "event", "request_id", "container", "pid", "abi",
+        "audit_arch", "nr", "syscall", "family", "addr", "protocol", "port", "outcome", "errno",
+        "error", "reason", "fetch", "latency_us"}
 got = []
 for line in open(sys.argv[1]):
-    if line.startswith("{"):
-        d = json.loads(line)
+    d = json.loads(line)
+    if d["event"] == "decision":
         assert set(d) == keys, "members: %s" % sorted(set(d) ^ keys)
-        got.append((d["decision"], d["port"], d["errno"], d["error"], d["container"],
+        got.append((d["outcome"], d["port"], d["errno"], d["error"], d["container"],
                     d["syscall"], d["family"]))
         assert d["latency_us"] >= 0 and d["time"].endswith("Z")
 p1, p2 = int(sys.argv[2]), int(sys.argv[3])
@@ -440,10 +444,12 @@ metrics_valid() {
 metric() { awk -v n="$1" '$1 == n { print $2 }' "$W/metrics.prom"; }
 metric_is() { [ "$(metric "$1")" = "$2" ]; }
 metrics_count() {
-	wait_for metric_is bind_agent_notifications_total 3 || { cat "$W/metrics.prom"; return 1; }
+	wait_for metric_is bind_agent_decision_seconds_count 3 || { cat "$W/metrics.prom"; return 1; }
 	grep -v '^#' "$W/metrics.prom" | grep -v _bucket
-	[ "$(metric bind_agent_grants_total)" = 1 ] && [ "$(metric bind_agent_refusals_total)" = 1 ] &&
-		[ "$(metric bind_agent_continued_total)" = 1 ] && [ "$(metric bind_agent_errors_total)" = 0 ] &&
+	[ "$(metric 'bind_agent_decisions_total{outcome="granted"}')" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="refused"}')" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="continued"}')" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="failed"}')" = 0 ] &&
 		[ "$(metric 'bind_agent_decision_seconds_bucket{le="+Inf"}')" = 3 ] &&
 		[ "$(metric bind_agent_decision_seconds_count)" = 3 ] &&
 		[ "$(metric bind_agent_containers)" = 0 ] &&
@@ -454,14 +460,14 @@ metrics_count() {
 metrics_per_container() {
 	client box sh -c "'$W/try-bind' tcp $P1 && '$W/try-bind' tcp $P2; sleep 4" >"$W/box.out" 2>&1 &
 	boxpid=$!
-	wait_for grep -q 'bind_agent_container_refusals_total{container="box"} 1' "$W/metrics.prom" ||
+	wait_for grep -q 'bind_agent_container_decisions_total{container="box",outcome="refused"} 1' "$W/metrics.prom" ||
 		{ cat "$W/metrics.prom"; kill "$boxpid"; return 1; }
 	grep 'container="box"' "$W/metrics.prom" | grep -v _bucket
 	promtool check metrics <"$W/metrics.prom" || { kill "$boxpid"; return 1; }
 	r=0
-	[ "$(metric 'bind_agent_container_grants_total{container="box"}')" = 1 ] &&
-		[ "$(metric 'bind_agent_container_decision_seconds_count{container="box"}')" = 2 ] &&
-		[ "$(metric bind_agent_containers)" = 1 ] && [ "$(metric bind_agent_grants_total)" = 2 ] || r=1
+	[ "$(metric 'bind_agent_container_decisions_total{container="box",outcome="granted"}')" = 1 ] &&
+		[ "$(metric bind_agent_containers)" = 1 ] &&
+		[ "$(metric 'bind_agent_decisions_total{outcome="granted"}')" = 2 ] || r=1
 	wait "$boxpid"
 	wait_for sh -c "! grep -q 'container=\"box\"' '$W/metrics.prom'" || r=1
 	return $r
@@ -502,14 +508,14 @@ uring_bind_unseen() {
 	fi
 }
 thread_pidfd_fetch() {
-	grep '"decision":"granted"' "$W/json.log" | grep -o '"fetch":"[^"]*"'
+	grep '"outcome":"granted"' "$W/json.log" | grep -o '"fetch":"[^"]*"'
 	grep 'pidfd_open(\|kcmp(' "$W/strace.out"
 	if [ "$KV" -ge 6009 ]; then
-		grep '"decision":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, thread pidfd"' &&
+		grep '"outcome":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, thread pidfd"' &&
 			grep -q 'pidfd_open([0-9]*, \(O_EXCL\|PIDFD_THREAD\|0x80\)\>' "$W/strace.out" &&
 			! grep -q 'kcmp(' "$W/strace.out"
 	else
-		grep '"decision":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, process pidfd + kcmp"' &&
+		grep '"outcome":"granted"' "$W/json.log" | grep -q '"fetch":"pidfd_getfd, process pidfd + kcmp"' &&
 			grep -q 'kcmp(' "$W/strace.out"
 	fi
 }
@@ -522,14 +528,14 @@ own_table_grant() {
 	out=$(client own "$W/try-bind" --own-files udp $P3) || true
 	echo "$out"
 	wait_for grep -q "container own: no task" "$ALOG"
-	grep '^{' "$ALOG"
+	grep '"event":"decision"' "$ALOG"
 	if [ "$KV" -lt 6009 ]; then
 		[ "$out" = "bind udp:$P3 as uid 1000: Permission denied" ] &&
 			grep -q '"reason":"the calling thread has an fd table of its own' "$ALOG"
 		return
 	fi
 	[ "$out" = "bind udp:$P3 as uid 1000: ok" ] &&
-		grep -q '"protocol":"udp","port":'$P3',"decision":"granted"' "$ALOG"
+		grep -q '"port":'$P3',"protocol":"udp","outcome":"granted"' "$ALOG"
 }
 
 # bind-supervisor set-uid root or with file capabilities would let any
@@ -564,6 +570,232 @@ setcap_copy_refuses() {
 setuid_copy_refuses() {
 	cp "$BS" "$W/bs-setuid" && chmod 4755 "$W/bs-setuid" && ls -l "$W/bs-setuid" &&
 		refuses_as_user "$W/bs-setuid"
+}
+
+# issue 41 (the operator's review, S1-S10)
+# --version: the version of samples/bind/VERSION, the one home of it
+VERSION=$(tr -d '"' <"$BIND/VERSION" 2>/dev/null || echo none)
+version_is() { # PROGRAM NAME
+	out=$("$1" --version 2>&1) || { echo "$out"; return 1; }
+	echo "$out (samples/bind/VERSION: $VERSION)"
+	[ "$out" = "$2 $VERSION" ]
+}
+
+# The JSON log: every line the agent writes is one JSON object, from its
+# start to its exit: decisions (a grant, a refusal, an unprivileged port,
+# an AF_UNIX bind, a port another socket holds), a container refused (its
+# runtime's pid, why, and what its binds get), SIGTERM.
+JSON_DECISION_KEYS="time event level request_id container pid abi audit_arch nr syscall family addr port protocol outcome errno error reason fetch latency_us"
+json_every_line() {
+	"$W/try-bind" --hold-any tcp $P3 >"$W/hold3.out" 2>&1 &
+	holder=$!
+	wait_for grep -q holding "$W/hold3.out" || return 1
+	start_agent "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 --allow tcp:$P3 --log-format json || return 1
+	client web "$W/try-bind" tcp $P1
+	client web "$W/try-bind" tcp $P2
+	client web "$W/try-bind" tcp 8080
+	client held "$W/try-bind" tcp $P3
+	client unix /usr/bin/python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('\0bind-agent-test')"
+	wide=$(timeout 20 "$W/agent-client" "$SOCK" run --id wide --metadata allow=tcp:$P2 -- "$W/try-bind" tcp $P1)
+	echo "the refused container: $wide"
+	wait_for logged 5 '"event":"container_done"'
+	wait_for grep -q client_refused "$ALOG"
+	kill "$holder"
+	wait "$holder"
+	kill "$agent"
+	wait "$agent"
+	agent=
+	cat "$ALOG"
+	# what the refused container's effect says, as its bind() saw it
+	[ "$wide" = "bind tcp:$P1 as uid 1000: Function not implemented" ] || return 1
+	# shellcheck disable=SC2086 # one member a word
+	"$W/json-lines" "$ALOG" decision $JSON_DECISION_KEYS || return 1
+	"$W/json-lines" "$ALOG" client_refused time level runtime_pid runtime_uid container reason effect || return 1
+	/usr/bin/python3 - "$ALOG" "$P1" "$P2" "$P3" <<'PY'
+import json, sys
+p1, p2, p3 = (int(a) for a in sys.argv[2:5])
+lines = [json.loads(l) for l in open(sys.argv[1])]
+dec = [(d["container"], d["outcome"], d["family"], d["addr"], d["port"], d["error"])
+       for d in lines if d["event"] == "decision"]
+print("decisions:", dec)
+assert dec == [("web", "granted", "AF_INET", "127.0.0.1", p1, None),
+               ("web", "refused", "AF_INET", "127.0.0.1", p2, "EACCES"),
+               ("web", "continued", "AF_INET", "127.0.0.1", 8080, None),
+               ("held", "bind-failed", "AF_INET", "127.0.0.1", p3, "EADDRINUSE"),
+               ("unix", "continued", "AF_UNIX", None, None, None)], "decisions"
+ids = [d["request_id"] for d in lines if d["event"] == "decision"]
+assert len(set(ids)) == len(ids) and all(i.startswith(c + ":") for i, c in
+       zip(ids, [d[0] for d in dec])), "request ids %s" % ids
+r = [d for d in lines if d["event"] == "client_refused"]
+print("refused:", r)
+assert len(r) == 1 and r[0]["container"] == "wide" and r[0]["runtime_pid"] > 0
+assert "tcp:%d" % p2 in r[0]["reason"] and "ENOSYS" in r[0]["effect"]
+assert any(d["event"] == "signal" and d["signal"] == "SIGTERM" for d in lines), "no SIGTERM line"
+PY
+}
+# ... and a usage error, said before any option is taken
+json_usage_error() {
+	rc=0
+	"$AGENT" --log-format json --socket "$SOCK" --allow tcp:0 >"$W/usage.out" 2>&1 || rc=$?
+	cat "$W/usage.out"
+	[ "$rc" = 2 ] && "$W/json-lines" "$W/usage.out" usage_error time level message &&
+		[ "$(wc -l <"$W/usage.out")" = 1 ]
+}
+
+# The metrics' series: a fixed number whatever the number of containers,
+# unless --metrics-per-container (then a few per container served now);
+# promtool accepts both. series_with N [OPTION]: the metrics file's
+# series while N containers are served (in $W/series-N.prom)
+series_with() {
+	_n=$1
+	shift
+	start_agent "$AGENT" --socket "$SOCK" --allow tcp:$P1 --metrics "$W/m.prom" "$@" || return 1
+	i=0 kids=
+	while [ "$i" -lt "$_n" ]; do
+		timeout 60 "$W/agent-client" "$SOCK" run --id "c$i" -- sleep 30 >/dev/null 2>&1 &
+		kids="$kids $!"
+		i=$((i + 1))
+	done
+	wait_for metric_in "$W/m.prom" bind_agent_containers "$_n"
+	r=$?
+	cp "$W/m.prom" "$W/series-$_n.prom"
+	# shellcheck disable=SC2086
+	kill $kids 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $kids 2>/dev/null
+	stop_agent
+	promtool check metrics <"$W/series-$_n.prom" || r=1
+	return $r
+}
+metric_in() { [ "$(awk -v n="$2" '$1 == n { print $2 }' "$1")" = "$3" ]; }
+series() { grep -vc '^#' "$1"; }
+series_bounded() {
+	series_with 2 || return 1
+	series_with 6 || return 1
+	echo "series: $(series "$W/series-2.prom") with 2 containers, $(series "$W/series-6.prom") with 6"
+	grep -v '^#' "$W/series-6.prom" | grep -v _bucket
+	[ "$(series "$W/series-2.prom")" = "$(series "$W/series-6.prom")" ] &&
+		! grep -q 'container=' "$W/series-6.prom"
+}
+series_per_container() {
+	series_with 2 --metrics-per-container || return 1
+	series_with 6 --metrics-per-container || return 1
+	a=$(series "$W/series-2.prom") b=$(series "$W/series-6.prom")
+	per=$(grep -v '^#' "$W/series-6.prom" | grep -c 'container="c0"')
+	echo "series: $a with 2 containers, $b with 6; $per for container c0"
+	grep 'container="c0"' "$W/series-6.prom"
+	[ "$per" -ge 1 ] && [ "$per" -le 5 ] && [ "$((b - a))" = "$((4 * per))" ]
+}
+# Prometheus's conventions: a counter's name ends in _total, the latency
+# is a histogram in seconds; the build's version is there
+metrics_named() {
+	grep '^# TYPE' "$W/series-6.prom"
+	awk '$1 == "#" && $2 == "TYPE" && $4 == "counter" && $3 !~ /_total$/ { bad = 1; print "counter " $3 }
+		$1 == "#" && $2 == "TYPE" && $4 == "histogram" { h[$3] = 1 }
+		END { exit bad || !h["bind_agent_decision_seconds"] }' "$W/series-6.prom" &&
+		grep -q "^bind_agent_build_info{version=\"$VERSION\"} 1$" "$W/series-6.prom"
+}
+
+# The socket's directory, and each one above it, must be root's and
+# writable by no one else (a parent may be sticky, as /tmp is): anyone
+# who can write there can put a socket of theirs in the agent's place.
+socket_dir_refused() { # DIR WHY: the agent on DIR/a.sock exits 1 saying WHY
+	rc=0
+	timeout 10 "$AGENT" --socket "$1/a.sock" --allow tcp:$P1 >"$W/dir.out" 2>&1 || rc=$?
+	cat "$W/dir.out"
+	echo "exit status $rc"
+	[ "$rc" = 1 ] && grep -q "$2" "$W/dir.out" && [ ! -e "$1/a.sock" ]
+}
+# ... and the one systemd passes: its path's directory too
+activated_dir_refused() {
+	mkdir -p "$W/ww2" && chmod 0777 "$W/ww2"
+	_s=$SOCK
+	SOCK=$W/ww2/a.sock
+	_r=0
+	activation_refused "socket directory $W/ww2 is mode 0777 owned by uid 0" nothing \
+		-l "$SOCK" "$AGENT" --allow tcp:$P1 || _r=1
+	SOCK=$_s
+	return $_r
+}
+socket_dir_checked() {
+	mkdir -p "$W/ww" "$W/gw" "$W/user" "$W/pw/sub"
+	chmod 0777 "$W/ww" "$W/pw"
+	chmod 0775 "$W/gw"
+	chown 1000 "$W/user"
+	socket_dir_refused "$W/ww" "socket directory $W/ww is mode 0777 owned by uid 0: want it owned by root and writable by no one else" &&
+		socket_dir_refused "$W/gw" "socket directory $W/gw is mode 0775" &&
+		socket_dir_refused "$W/user" "socket directory $W/user is mode 0755 owned by uid 1000" &&
+		socket_dir_refused "$W/pw/sub" "socket directory $W/pw is mode 0777"
+}
+
+# bind-supervisor(8)'s capabilities (SECURITY), and only those, are
+# enough: a uid-1000 supervisor with them is granted its port
+supervisor_documented_caps() {
+	caps=$(sed -n '/^\.SH SECURITY/,/^\.SH /p' "$TOP/docs/man/bind-supervisor.8" |
+		sed -n '/needs root, or/,$s/^\.BR* \(CAP_[A-Z_]*\).*/\1/p' | tr '[:upper:]' '[:lower:]' | sed 's/^cap_//' |
+		paste -sd, -)
+	echo "bind-supervisor(8): $caps"
+	# its EXAMPLES' ambient capabilities are the same list
+	ambient=$(sed -n 's/^AmbientCapabilities=//p' "$TOP/docs/man/bind-supervisor.8" | tr ' ' '\n' | tr '[:upper:]' '[:lower:]' |
+		sed 's/^cap_//' | sort | paste -sd, -)
+	echo "its EXAMPLES: $ambient"
+	[ -n "$caps" ] && [ "$ambient" = "$(echo "$caps" | tr , '\n' | sort | paste -sd, -)" ] || return 1
+	out=$("$W/run-as" -u 1000 -c "$caps" -- "$BS" --user 1001 --allow tcp:$P1 -- "$W/try-bind" tcp $P1 2>&1)
+	echo "$out"
+	[ "$out" = "bind tcp:$P1 as uid 1001: ok" ]
+}
+# docs/bind-supervisor.md's build command, run as the page shows it
+supervisor_documented_build() {
+	cmd=$(sed -n 's/^    \(sh samples\/bind\/deploy\/build.sh .*\)$/\1/p' "$TOP/docs/bind-supervisor.md")
+	echo "docs/bind-supervisor.md: $cmd"
+	[ -n "$cmd" ] || return 1
+	rm -rf "$W/built" && mkdir "$W/built"
+	(cd "$TOP" && DESTDIR=$W/built sh -c "$cmd") || return 1
+	find "$W/built" -type f | sed "s|$W/built||"
+	b=$(find "$W/built" -type f -name bind-supervisor)
+	[ -n "$b" ] && file "$b" | grep -q 'statically linked' && version_is "$b" bind-supervisor
+}
+
+# bind-agent(8)'s first example, as the page shows it, but with the
+# check's socket and ports: a container is granted, and the log is JSON
+man_example_runs() {
+	# (its lines joined where they end in \e, a backslash)
+	line=$(awk '/^\.SH EXAMPLES/ { ex = 1 } ex && /^# bind\\-agent / { on = 1; sub(/^# bind\\-agent /, "") }
+		on { more = sub(/ *\\e$/, ""); printf "%s ", $0; if (!more) exit }' "$TOP/docs/man/bind-agent.8" |
+		sed 's/\\-/-/g; s/  */ /g; s/ $//')
+	echo "bind-agent(8): bind-agent $line"
+	[ -n "$line" ] || return 1
+	# shellcheck disable=SC2046 # the example's words
+	set -- $(echo "$line" | sed "s|/run/bind-agent.sock|$SOCK|; s|tcp:80 |tcp:$P1 |; s|tcp:443 |tcp:$P2 |")
+	start_agent "$AGENT" "$@" || return 1
+	out=$(client example "$W/try-bind" tcp $P2)
+	echo "$out"
+	wait_for grep -q '"event":"container_done"' "$ALOG"
+	stop_agent
+	cat "$ALOG"
+	[ "$out" = "bind tcp:$P2 as uid 1000: ok" ] && "$W/json-lines" "$ALOG" container_done container
+}
+
+# Each man page has EXAMPLES and ENVIRONMENT; ENVIRONMENT names exactly
+# the variables the program's sources read (getenv)
+man_environment() { # PAGE SOURCES...
+	page=$1
+	shift
+	grep -x '\.SH EXAMPLES' "$page" || return 1
+	sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$page" | sed -n 's/^\.B \([A-Z_]*\)$/\1/p' | sort -u >"$W/env.man"
+	# execvp(3) reads PATH
+	{ grep -oh 'getenv("[A-Z_]*")' "$@" | sed 's/getenv("\(.*\)")/\1/'
+	  grep -q 'execvp(' "$@" && echo PATH; } | sort -u >"$W/env.src"
+	echo "man page: $(tr '\n' ' ' <"$W/env.man"); sources: $(tr '\n' ' ' <"$W/env.src")"
+	grep -qx '\.SH ENVIRONMENT' "$page" && cmp "$W/env.man" "$W/env.src"
+}
+
+# derive-profile (samples/bind/deploy), built as the guest builds it, and
+# its test: podman's default profile and crafted ones, the refusals
+profile_derived() {
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -I/usr/include/json-c -o "$W/derive-profile" \
+		"$BIND/deploy/derive-profile.c" "/usr/lib/$(gcc -dumpmachine)/libjson-c.a" &&
+		sh "$BIND/deploy/derive-profile-test.sh" "$W/derive-profile"
 }
 
 step "bind-agent on the host: units, socket activation, logs, metrics"
@@ -621,9 +853,12 @@ host_case set-id "a-set-uid-root-copy-of-bind-supervisor-run-by-uid-1000-refuses
 host_case json-log "log-format-json-each-decision-is-one-object-with-every-member" json_decisions
 host_case metrics "promtool-check-metrics-passes-the-metrics-file" metrics_valid
 host_case metrics "the-totals-count-one-grant-one-refusal-one-continued" metrics_count
-host_case metrics "a-container-served-now-has-its-own-series-gone-once-done" metrics_per_container
+host_case metrics "with-metrics-per-container-a-container-served-now-has-its-own-series-gone-once-done" metrics_per_container
 host_case metrics "a-metrics-file-it-cannot-write-stops-it-at-start" metrics_unwritable
 host_case text-log "without-log-format-json-the-text-log-is-unchanged" text_without_json
+host_case profile "derive-profile-keeps-every-rule-of-a-default-profile-notifies-bind-and-refuses-what-it-cannot-keep" \
+	profile_derived
+host_case profile "derive-profile.8-lints-clean-and-renders" man_lints "$TOP/docs/man/derive-profile.8" "$W"
 step "the host kernel is $(uname -r): expecting SYNC_WAKE_UP $([ "$KV" -ge 6006 ] && echo set || echo "not set"), $([ "$KV" -ge 6009 ] && echo 'thread pidfds' || echo 'process pidfds + kcmp')"
 host_case kernel "sync-wake-up-is-set-on-6.6-and-later-said-not-set-before" sync_wake_up_set
 host_case kernel "a-grant-fetches-through-a-thread-pidfd-on-6.9-and-later-process-pidfd-and-kcmp-before" \
@@ -632,6 +867,23 @@ host_case kernel "a-thread-with-its-own-fd-table-is-granted-its-own-socket-on-6.
 	own_table_grant
 host_case kernel "a-bind-through-io_uring-never-reaches-bind-supervisor-and-is-eacces-on-6.11-and-later" \
 	uring_bind_unseen
+host_case operator "bind-agent-version-is-samples-bind-version" version_is "$AGENT" bind-agent
+host_case operator "bind-supervisor-version-is-samples-bind-version" version_is "$BS" bind-supervisor
+host_case operator "log-format-json-every-line-is-json-decisions-carry-request-id-address-outcome-errno" json_every_line
+host_case operator "log-format-json-a-usage-error-is-one-json-line" json_usage_error
+host_case operator "metrics-series-are-as-many-with-6-containers-as-with-2-promtool-accepts-them" series_bounded
+host_case operator "metrics-per-container-adds-at-most-5-series-a-container" series_per_container
+host_case operator "metrics-counters-end-in-total-the-latency-is-a-histogram-build-info-has-the-version" metrics_named
+host_case operator "a-socket-directory-others-can-write-or-not-roots-is-refused-at-start" socket_dir_checked
+host_case operator "a-passed-socket-in-a-directory-others-can-write-is-refused-at-start" activated_dir_refused
+host_case operator "bind-supervisor-with-the-capabilities-bind-supervisor.8-lists-is-granted" supervisor_documented_caps
+host_case operator "bind-supervisor.md-build-command-builds-a-static-bind-supervisor" supervisor_documented_build
+host_case operator "bind-agent.8s-first-example-runs-and-grants" man_example_runs
+host_case operator "bind-agent.8-has-examples-and-its-environment-is-what-the-agent-reads" \
+	man_environment "$TOP/docs/man/bind-agent.8" "$BIND"/agent/bind-agent.c "$BIND"/agent/agent-log.c \
+	"$BIND"/agent/sd-daemon.c "$BIND"/lib/*.c
+host_case operator "bind-supervisor.8-has-examples-and-its-environment-is-what-the-supervisor-reads" \
+	man_environment "$TOP/docs/man/bind-supervisor.8" "$BIND"/supervisor/*.c "$BIND"/lib/*.c
 stop_agent
 # The DaemonSet parses and agrees with the unit and the profile (on paper: no cluster)
 host_case kubernetes "the-daemonset-parses-and-agrees-with-the-unit-and-the-profile" \

@@ -364,6 +364,7 @@ host_case harness "a-cut-log-is-named-in-its-failure-not-the-next-log" a_cut_log
 host_case harness "a-test-whose-begin-was-lost-fails-the-verdict" an_end_without_its_begin_fails
 host_case harness "logs-of-two-bases-get-rows-of-their-own" two_bases_get_rows_of_their_own
 host_case harness "the-host-and-the-guest-read-suite-lines-alike" sh "$TOP/boot/tests/suite-lines.sh"
+host_case harness "a-failed-check-returns-its-failure-to-the-test-script" sh "$TOP/boot/tests/tap-lib.sh"
 host_case harness "agent-scale-rows-become-the-docs-table-with-machine-and-reference" \
 	sh "$TOP/boot/tests/bench-scale.sh"
 # The verdict against its plan: crafted logs, one case each (boot/tests/verdict.sh)

@@ -7,10 +7,11 @@
 #   - the host's crun, runc, podman and conmon (Debian's packages,
 #     boot/flavour/oci/packages) in /usr/bin, with their shared-library
 #     closure and the dynamic loader at the paths ldd names (/lib/TRIPLET,
-#     /lib64), as the host has them, and podman's configuration;
+#     /lib64), as the host has them, and podman's configuration and its
+#     default seccomp profile;
 #   - /oci/rootfs, a container root file system: Debian's static busybox,
-#     the native ABI's static try-bind, /etc/passwd and /etc/group with
-#     uid 1000, /www/index.html.
+#     the native ABI's static try-bind and oci-refused, /etc/passwd and
+#     /etc/group with uid 1000, /www/index.html.
 #   The libraries come from ldd, which runs the host's loader: the binaries
 #   must be of the host's arch (docs/harness.md, "Again for the oci image",
 #   says why this is not dracut). Writes .content beside the image like
@@ -27,9 +28,13 @@ gen=$BCACHE/tools/gen_init_cpio
 [ -x "$gen" ] || die "no $gen (boot/image/initramfs.sh $ARCH builds it)"
 busybox=$(sh "$TOP/boot/image/busybox.sh" "$ARCH")
 stage=$BCACHE/user/$ARCH-oci
+for p in try-bind oci-refused; do
+	f=$BCACHE/user/$ARCH/${ABIS%% *}/bin/$p
+	[ -x "$f" ] && ! readelf -l "$f" | grep -q INTERP ||
+		die "no static $f (boot/image/initramfs.sh $ARCH builds it)"
+done
 try_bind=$BCACHE/user/$ARCH/${ABIS%% *}/bin/try-bind
-[ -x "$try_bind" ] && ! readelf -l "$try_bind" | grep -q INTERP ||
-	die "no static $try_bind (boot/image/initramfs.sh $ARCH builds it)"
+oci_refused=$BCACHE/user/$ARCH/${ABIS%% *}/bin/oci-refused
 out=$BCACHE/initramfs-$ARCH-oci.cpio
 list=$stage/layer.list
 rm -rf "$stage"
@@ -68,9 +73,13 @@ gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
 	done | awk '!seen[$0]++'
 	for b in $bins; do echo "file /usr/bin/$(basename "$b") $(readlink -f "$b") 0755 0 0"; done
 	# podman's configuration, as containers-common installs it
-	for d in /etc/containers /usr/share/containers; do echo "dir $d 0755 0 0"; done
+	# (the kernel makes no missing parent: /usr/share is not in the base,
+	# and without it neither file of /usr/share/containers was unpacked)
+	for d in /etc/containers /usr/share /usr/share/containers; do echo "dir $d 0755 0 0"; done
+	# and its default seccomp profile, which the oci suite derives
+	# bind-agent's profile from (samples/bind/deploy/derive-profile.c)
 	for f in /etc/containers/policy.json /etc/containers/registries.conf \
-		/usr/share/containers/containers.conf; do
+		/usr/share/containers/containers.conf /usr/share/containers/seccomp.json; do
 		[ -f "$f" ] || die "no $f on the host ('make deps' installs podman)"
 		echo "file $f $f 0644 0 0"
 	done
@@ -91,6 +100,8 @@ gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
 	echo "file /oci/rootfs/bin/busybox $busybox 0755 0 0"
 	# try-bind --storm, for the containers with linux.seccomp.flags
 	echo "file /oci/rootfs/bin/try-bind $try_bind 0755 0 0"
+	# oci-refused, calls podman's default seccomp profile refuses
+	echo "file /oci/rootfs/bin/oci-refused $oci_refused 0755 0 0"
 	for a in sh httpd nc wget sleep cat; do echo "slink /oci/rootfs/bin/$a busybox 0777 0 0"; done
 	printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:container user:/tmp:/bin/sh\n' >"$stage/passwd"
 	printf 'root:x:0:\nuser:x:1000:\n' >"$stage/group"

@@ -4,8 +4,9 @@
 PROGS += bind-supervisor try-bind tty-inject run-as slow-bind supervise-test \
 	file-caps uring-bind \
 	bind-bench notif-rtt
-# The library both supervisors share (lib/, one file per job): all of it.
-BIND_LIB_SRC := $(sort $(wildcard samples/bind/lib/*.c samples/bind/lib/*.h)) \
+# The library both supervisors share (lib/, one file per job): all of it,
+# and the version bind-cli.c includes.
+BIND_LIB_SRC := $(sort $(wildcard samples/bind/lib/*.c samples/bind/lib/*.h)) samples/bind/VERSION \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
 bind-supervisor_SRC := samples/bind/supervisor/bind-supervisor.c \
 	samples/bind/supervisor/supervise.c samples/bind/supervisor/supervise.h $(BIND_LIB_SRC)
@@ -24,14 +25,15 @@ bind-bench_SRC := samples/bind/bench/bind-bench.c samples/bind/bench/bench-rows.
 notif-rtt_SRC := samples/bind/bench/notif-rtt.c samples/bind/bench/bench-rows.h \
 	samples/bind/lib/serve.h samples/bind/lib/rules.h samples/bind/lib/abis.h \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
-# bind-supervisor's tests, sourced by samples/samples-test.sh
-SCRIPTS += samples/bind/supervisor/bind-supervisor-test.sh
+# bind-supervisor's tests, sourced by samples/samples-test.sh; the
+# security review of issue 41's, by them and agent-test.sh
+SCRIPTS += samples/bind/supervisor/bind-supervisor-test.sh samples/bind/tests/round3-test.sh
 
 # bind-agent, the OCI runtimes' seccomp agent, and its test client: the
 # native ABI only (a runtime hands its listener to an agent of its own
 # arch), with Debian's libjson-c-dev for that arch (boot/deps.sh).
 ifeq ($(ABI),$(NATIVE_ABI))
-PROGS += bind-agent agent-client agent-scale
+PROGS += bind-agent agent-client agent-scale json-lines
 bind-agent_SRC := samples/bind/agent/bind-agent.c $(BIND_LIB_SRC) \
 	samples/bind/agent/agent-log.c samples/bind/agent/agent-log.h \
 	samples/bind/agent/sd-daemon.c samples/bind/agent/sd-daemon.h
@@ -39,6 +41,15 @@ bind-agent_CFLAGS := -pthread -I/usr/include/json-c
 bind-agent_LDLIBS := /usr/lib/$(shell $(CC) -dumpmachine)/libjson-c.a
 agent-client_SRC := samples/bind/agent/agent-client.c \
 	samples/seccomp/user-trap-helper.c samples/seccomp/user-trap-helper.h
+json-lines_SRC := samples/bind/tests/json-lines.c
+json-lines_CFLAGS := -I/usr/include/json-c
+json-lines_LDLIBS := $(bind-agent_LDLIBS)
+# derive-profile: the podman profile for bind-agent, derived in the oci
+# guest from the image's /usr/share/containers/seccomp.json
+PROGS += derive-profile
+derive-profile_SRC := samples/bind/deploy/derive-profile.c
+derive-profile_CFLAGS := -I/usr/include/json-c
+derive-profile_LDLIBS := $(bind-agent_LDLIBS)
 SCRIPTS += samples/bind/agent/agent-test.sh
 # make bench's scale rows: one bind-agent serving many agent-client containers
 agent-scale_SRC := samples/bind/bench/agent-scale.c samples/bind/bench/bench-rows.h

@@ -15,8 +15,11 @@
 # SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV binding 2000 times under a signal
 # storm, every result right, and runc refusing that config; podman (with
 # crun) starting httpd on :80 from a profile with listenerPath, the agent
-# granting it, and :81 refused; at the end the agent's fd count as it was
-# before the containers. Run from the ABI's bin directory, as root.
+# granting it, and :81 refused; the same with the profile derive-profile
+# derives from podman's default one: :80 granted, the default's refusals
+# kept, and the naive merge of the two refused by the kernel unseen by the
+# agent; at the end the agent's fd count as it was before the containers.
+# Run from the ABI's bin directory, as root.
 
 . ./tap.sh
 # quote FILE: a file's lines as TAP comments
@@ -344,8 +347,10 @@ if [ -n "$agent" ] && command -v podman >/dev/null; then
 		{ mkdir -p /dev/shm && mount -t tmpfs -o mode=1777,nosuid,nodev shm /dev/shm; }
 	# pm_run NAME PORT [-d]: httpd -p PORT as uid 1000, no capabilities (and
 	# no pids limit: the guest's kernel has no pids controller)
+	# (the profile: $work/podman/NAME.json if there is one)
 	pm_run() {
-		printf '%s\n' "$(seccomp_notify "$agent_sock" "allow=tcp:80")" >"$work/podman/$1.json"
+		[ -f "$work/podman/$1.json" ] ||
+			printf '%s\n' "$(seccomp_notify "$agent_sock" "allow=tcp:80")" >"$work/podman/$1.json"
 		pm run ${3:-} --name "$1" --network host --user 1000:1000 --cap-drop all --pids-limit -1 \
 			--security-opt no-new-privileges --security-opt seccomp="$work/podman/$1.json" \
 			--rootfs "$work/podman/rootfs" /bin/busybox httpd -f -p "$2" -h /www </dev/null \
@@ -382,6 +387,90 @@ if [ -n "$agent" ] && command -v podman >/dev/null; then
 	check "podman: bind-agent logs the refusal of :81" \
 		wait_log "container [0-9a-f]\{64\}: pid [0-9]* fd [0-9]* .* port 81: port not allowed: Permission denied"
 	pm rm -f pm-80 pm-81 >/dev/null 2>&1
+
+	# The profile derived from podman's default one (docs/bind-agent.md,
+	# "With podman"), made here by derive-profile from the image's copy of
+	# it: :80 through the agent, and the default's refusals kept.
+	def=/usr/share/containers/seccomp.json
+	derived=$work/podman/derived.json
+	derive() {
+		./derive-profile --listener-path "$agent_sock" --metadata allow=tcp:80 "$def" \
+			>"$derived" 2>"$work/podman/derive.err"
+		_rc=$?
+		quote "$work/podman/derive.err"
+		[ "$_rc" = 0 ] && grep -q SCMP_ACT_NOTIFY "$derived"
+	}
+	# pm_refused_calls NAME PROFILE: oci-refused in a container (uid 1000,
+	# no capabilities) under PROFILE; its output in $work/podman/NAME.out
+	pm_refused_calls() {
+		pm run --name "$1" --network host --user 1000:1000 --cap-drop all --pids-limit -1 \
+			--security-opt no-new-privileges --security-opt seccomp="$2" \
+			--rootfs "$work/podman/rootfs" /bin/oci-refused </dev/null >"$work/podman/$1.out" 2>&1
+		_rc=$?
+		quote "$work/podman/$1.out"
+		pm rm -f "$1" >/dev/null 2>&1
+		return $_rc
+	}
+	# refusals NAME A B: NAME's output says personality() got A and vmsplice() B
+	refusals() {
+		grep -q "^personality(0x40000): $2\$" "$work/podman/$1.out" &&
+			grep -q "^vmsplice(-1): $3\$" "$work/podman/$1.out"
+	}
+	# (check's status is not its case's: 'if CMD; then ok ...' below)
+	if derive; then
+		ok "podman: derive-profile derives bind-agent's profile from $def"
+		cp "$derived" "$work/podman/pm-derived.json"
+		port=80
+		if pm_run pm-derived 80 -d; then
+			ok "podman: derived profile: run -d, httpd -p 80 as uid 1000 starts"
+			pm_id=$(tail -n 1 "$work/podman/pm-derived.out")
+			check "podman: derived profile: bind-agent logs the grant of :80" \
+				wait_log "container $pm_id: pid [0-9]* fd [0-9]* .* port 80: allowed, bound"
+			check "podman: derived profile: wget from outside fetches the page on :80" fetch_wait
+			check "podman: derived profile: rm -f leaves nothing" pm_rm_gone pm-derived
+		else
+			not_ok "podman: derived profile: run -d, httpd -p 80 as uid 1000 starts"
+			for c in grant wget rm; do skip "podman: derived profile: $c" "the container did not start"; done
+		fi
+		pm rm -f pm-derived >/dev/null 2>&1
+		# The default's refusals, whatever the capabilities: personality()
+		# outside its five arguments (defaultAction: ENOSYS), vmsplice()
+		# (its first rule: EPERM); the kernel answers 0 and EBADF.
+		pm_refused_calls pm-refused-derived "$derived"
+		check "podman: derived profile: the default's refusals hold (personality ENOSYS, vmsplice EPERM)" \
+			refusals pm-refused-derived ENOSYS EPERM
+		printf '%s\n' "$(seccomp_notify "$agent_sock" "allow=tcp:80")" >"$work/podman/notify-only.json"
+		pm_refused_calls pm-refused-notify-only "$work/podman/notify-only.json"
+		check "podman: the profile that only notifies bind (defaultAction ALLOW) lets both through: the check above can fail" \
+			refusals pm-refused-notify-only ok EBADF
+		# The naive merge: the default profile plus the NOTIFY rule (at the
+		# end) and the listener fields, bind left in its ALLOW rule.
+		awk -v sock="$agent_sock" '$0 == "\t]" && !done {
+				print "\t\t, { \"names\": [ \"bind\" ], \"action\": \"SCMP_ACT_NOTIFY\" }"
+				print "\t],"
+				print "\t\"listenerPath\": \"" sock "\","
+				print "\t\"listenerMetadata\": \"allow=tcp:80\""
+				done = 1
+				next
+			}
+			{ print }' "$def" >"$work/podman/pm-naive.json"
+		# derive-profile parses it, and refuses it for its listener fields
+		check "podman: the naive merge is one JSON object (derive-profile parses it)" \
+			sh -c "./derive-profile '$work/podman/pm-naive.json' 2>&1 >/dev/null |
+				grep -q 'has a listenerPath or listenerMetadata already'"
+		check "podman: the naive merge: httpd -p 80 fails: bind: Permission denied (the kernel's, not the agent's)" \
+			pm_refused pm-naive 80
+		naive_id=$(pm inspect --format '{{.Id}}' pm-naive 2>/dev/null)
+		pm rm -f pm-naive >/dev/null 2>&1
+		check "podman: the naive merge: bind-agent served the container and decided nothing for it" \
+			sh -c "[ -n '$naive_id' ] && grep -q 'container $naive_id (pid [0-9]*, from runtime pid [0-9]*): serving its listener' '$agent_log' &&
+				! grep -q 'container $naive_id: pid [0-9]* fd' '$agent_log'"
+	else
+		not_ok "podman: derive-profile derives bind-agent's profile from $def"
+		for c in start grant wget rm refusals notify-only naive-json naive naive-agent; do
+			skip "podman: derived profile: $c" "derive-profile failed"
+		done
+	fi
 	port=8080
 elif [ -n "$agent" ]; then
 	not_ok "podman: in the image (boot/image/oci-layer.sh)"

@@ -9,7 +9,12 @@
 . ./tap.sh
 echo "TAP version 13"
 
-sock=/run/bind-agent.sock
+# The sockets' directory: root's, mode 0755, as the agent wants it (the
+# guest's /run is a tmpfs of mode 1777, which it allows above it, as /tmp)
+rundir=/run/bind-agent-test
+mkdir -p "$rundir"
+chmod 0755 "$rundir"
+sock=$rundir/bind-agent.sock
 log=/tmp/bind-agent.log
 pids=
 cleanup() {
@@ -71,7 +76,7 @@ check "bind-agent: ... and logged, always" \
 
 # found by the review of issue 17: lines a container causes unasked (no -v)
 # are limited, so that it cannot flood the log every container shares
-quiet=/run/bind-agent-quiet.sock
+quiet=$rundir/bind-agent-quiet.sock
 ./bind-agent --socket "$quiet" --allow tcp:82 2>/tmp/quiet.log &
 pids=$!
 main_log=$log
@@ -164,7 +169,7 @@ check "bind-agent: after them, a container is still served" \
 	expect_out 0 "bind tcp:443 as uid 1000: ok" ./agent-client "$sock" run --id after -- ./try-bind tcp 443
 
 say "bind-agent: found by the review of issue 26 (round 2), with an agent of its own"
-r2sock=/run/bind-agent-r2.sock
+r2sock=$rundir/bind-agent-r2.sock
 # (tcp:84: tcp:82 has the httpd's connections in TIME_WAIT)
 ./bind-agent -v --socket "$r2sock" --allow tcp:84 --allow udp:53 --allow tcp:96 --allow tcp:97 \
 	2>/tmp/r2.log &
@@ -219,6 +224,9 @@ wait "$holder"
 hold /tmp/host96.out ./try-bind --hold-any tcp 96
 check "S3: a container in a network namespace of its own gets tcp:96 while the host listens on tcp:96" \
 	expect_out 0 "bind tcp:96 as uid 1000: ok" r2 --id netns-tcp --netns -- ./try-bind tcp 96
+# issue 41 (S2 of the operator's review): was EACCES, as if the policy refused it
+check "a port another socket holds is EADDRINUSE, as bind(2) says for an address in use" \
+	expect_out 1 "bind tcp:96 as uid 1000: Address already in use" r2 --id held -- ./try-bind tcp 96
 kill "$holder"
 wait "$holder"
 # found by the review of issue 26's fixes (round 3)
@@ -304,7 +312,7 @@ pids=
 # (at two fds a container, 509 fit). A container is six tasks here (the
 # agent's four threads, agent-client and the program): a guest of 512 MiB
 # has a kernel.threads-max of a few thousand, so it gets fewer, more than 509.
-many=/run/bind-agent-many.sock
+many=$rundir/bind-agent-many.sock
 log=/tmp/many.log
 count=$((($(cat /proc/sys/kernel/threads-max) - 400) / 6))
 [ "$count" -le 1000 ] || count=1000
@@ -374,7 +382,7 @@ check "bind-agent: no supervisor-side failure was logged" \
 # 6.12 both), seen in the JSON log of an agent of their own
 say "bind-agent: the kernel's fast paths (kernel $(uname -r))"
 kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
-fast=/run/bind-agent-fast.sock
+fast=$rundir/bind-agent-fast.sock
 ./bind-agent -v --log-format json --socket "$fast" --allow tcp:443 2>/tmp/fast.log &
 pids=$!
 main_log=$log
@@ -382,6 +390,9 @@ log=/tmp/fast.log
 wait_log "listening on $fast"
 ./agent-client "$fast" run --id fast -- ./try-bind tcp 443 >/dev/null
 wait_log "container fast: no task uses its filter any more: done"
+# issue 41 (S3, S6 of the operator's review): a refused container, in JSON
+wide=$(./agent-client "$fast" run --id wide --metadata allow=tcp:82 -- ./try-bind tcp 443 2>&1)
+wait_log '"event":"client_refused"'
 if [ "$kv" -ge 6006 ]; then
 	sync="container fast: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP set on its listener"
 else
@@ -389,23 +400,45 @@ else
 fi
 if [ "$kv" -ge 6009 ]; then via="thread pidfd"; else via="process pidfd + kcmp"; fi
 check "bind-agent: --log-format json: the grant is one JSON object" \
-	grep -q '^{.*"container":"fast",.*"port":443,"decision":"granted","errno":0,' "$log"
+	grep -q '^{.*"request_id":"fast:[0-9a-f]\{16\}","container":"fast",.*"family":"AF_INET","addr":"127.0.0.1","port":443,"protocol":"tcp","outcome":"granted","errno":0,' "$log"
 check "bind-agent: SYNC_WAKE_UP is set on the listener on 6.6+, said not set (EINVAL) before" \
 	grep -q "$sync" "$log"
 check "bind-agent: a grant fetches through a thread pidfd on 6.9+, the process pidfd and kcmp before" \
-	grep -q "\"decision\":\"granted\".*\"fetch\":\"[^\"]*, $via\"" "$log"
-sed 's/^/#   /' "$log"
+	grep -q "\"outcome\":\"granted\".*\"fetch\":\"[^\"]*, $via\"" "$log"
 kill "$pids"
 wait "$pids"
 pids=
+sed 's/^/#   /' "$log"
+check "bind-agent: --log-format json: every line the agent wrote, start to SIGTERM, is a JSON object; each decision has its request id, container, address, outcome and errno" \
+	./json-lines "$log" decision request_id container family addr port outcome errno error
+check "bind-agent: ... a refused container is one, with its runtime's pid, why, and that its binds fail with ENOSYS" \
+	sh -c "./json-lines $log client_refused runtime_pid container reason effect &&
+		grep -q '\"event\":\"client_refused\",\"runtime_pid\":[0-9]*,\"runtime_uid\":0,\"container\":\"wide\",.*\"effect\":\"[^\"]*ENOSYS' $log"
+check "bind-agent: ... and its bind() did fail with ENOSYS" \
+	[ "$wide" = "bind tcp:443 as uid 1000: Function not implemented" ]
+check "bind-agent: ... and the SIGTERM is one" grep -q '"event":"signal","signal":"SIGTERM"' "$log"
 rm -f "$fast"
 log=$main_log
 
+. ./round3-test.sh
+round3_agent
 say "bind-agent: bad options are exit status 2 with a message"
 check "bind-agent: no --socket" expect_out 2 "bind-agent: --socket is required" ./bind-agent --allow tcp:82
-check "bind-agent: a bad port" expect_out 2 "bad port in 'tcp:0'" ./bind-agent --socket /run/x.sock --allow tcp:0
+check "bind-agent: a bad port" expect_out 2 "bad port in 'tcp:0'" ./bind-agent --socket $rundir/x.sock --allow tcp:0
 check "bind-agent: a socket path that is another file" \
 	expect_out 2 "'/etc/passwd' exists and is not a socket" ./bind-agent --socket /etc/passwd --allow tcp:82
+# issue 41 (S8 of the operator's review): anyone who can write to the
+# directory could put a socket of theirs in the agent's place
+mkdir -p /tmp/ww && chmod 0777 /tmp/ww
+check "bind-agent: a socket directory others can write to is refused at start, status 1" \
+	expect_out 1 "socket directory /tmp/ww is mode 0777 owned by uid 0: want it owned by root and writable by no one else" \
+	timeout 10 ./bind-agent --socket /tmp/ww/a.sock --allow tcp:82
+check "bind-agent: ... and no socket is left there" [ ! -e /tmp/ww/a.sock ]
+rmdir /tmp/ww
+check "bind-agent: with --log-format json, a usage error is one JSON line" \
+	sh -c "! ./bind-agent --log-format json --socket $rundir/x.sock --allow tcp:0 2>/tmp/usage.json &&
+		[ \$(wc -l </tmp/usage.json) = 1 ] && ./json-lines /tmp/usage.json usage_error level message"
+check "bind-agent: --version says its version" expect_out 0 "^bind-agent [0-9][0-9.]*$" ./bind-agent --version
 say "the agent's log:"
 sed 's/^/#   /' "$log"
 

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <json.h>
 #include <poll.h>
 #include <pthread.h>
@@ -74,8 +75,10 @@ static const char usage[] =
 /* One client: its connection, its credentials, and what it sent. */
 struct client {
 	int conn, fds[MAX_FDS], nfds, too_many;
+	int dropped;	/* the kernel did not install fds that had room: ours */
 	struct ucred peer;
 	char problem[256];
+	char id[129];	/* the container's, once check_state() took it */
 };
 
 static int __attribute__((format(printf, 2, 3))) problem(struct client *c, const char *fmt, ...)
@@ -105,9 +108,31 @@ static void take_fds(struct client *c, struct msghdr *msg)
 				close(fd[i]), c->too_many = 1;
 		}
 	}
-	/* The kernel dropped fds that did not fit. */
-	if (msg->msg_flags & MSG_CTRUNC)
+	/*
+	 * The kernel dropped fds: that did not fit (too many sent), or that
+	 * had room but it could not install (scm_detach_fds(): our open-file
+	 * limit, EMFILE, or an LSM's refusal), which is ours, not the client's.
+	 */
+	if ((msg->msg_flags & MSG_CTRUNC) && c->nfds < MAX_FDS)
+		c->dropped = 1;
+	else if (msg->msg_flags & MSG_CTRUNC)
 		c->too_many = 1;
+}
+
+/* Why the kernel could not give us the fds sent (c->dropped). */
+static int fds_dropped(struct client *c)
+{
+	struct rlimit nofile = { 0 };
+	int fd = fcntl(c->conn, F_DUPFD_CLOEXEC, 0);
+
+	getrlimit(RLIMIT_NOFILE, &nofile);
+	if (fd >= 0)
+		close(fd);
+	else if (errno == EMFILE)
+		return problem(c, "this agent is at its open-file limit (RLIMIT_NOFILE %llu): the kernel could not give it the fds sent; raise the limit (LimitNOFILE=)",
+			       (unsigned long long)nofile.rlim_cur);
+	return problem(c, "the kernel could not give this agent the fds sent (MSG_CTRUNC): an LSM refused them, or it was at its open-file limit (RLIMIT_NOFILE %llu) then",
+		       (unsigned long long)nofile.rlim_cur);
 }
 
 /*
@@ -307,6 +332,36 @@ static int serve_container(struct served *served)
 	return ret;
 }
 
+/*
+ * A client refused: who it was and why, and what becomes of its
+ * container. The runtime does not wait for an answer (crun and runc send
+ * and close): the container runs, and with its listener closed unserved
+ * every bind() it traps gets ENOSYS from the kernel (seccomp's answer
+ * once the listener is released: seccomp_do_user_notification() in
+ * kernel/seccomp.c, when match->notif is gone; agent-test.sh shows it).
+ */
+static void refused(struct client *c)
+{
+	char members[1200], why[600], id[300];
+	const char *effect = c->nfds ?
+		"its container runs, and every bind() it makes fails with ENOSYS (the listener is closed unserved)" :
+		"no listener taken: if the runtime sent one, its container's binds fail with ENOSYS";
+
+	json_string(why, sizeof(why), c->problem);
+	json_string(id, sizeof(id), c->id[0] ? c->id : NULL);
+	snprintf(members, sizeof(members),
+		 "\"runtime_pid\":%d,\"runtime_uid\":%d,\"container\":%s,\"reason\":%s,\"effect\":\"%s\"",
+		 c->peer.pid, (int)c->peer.uid, id, why, effect);
+	if (c->id[0])
+		agent_log("warning", "client_refused", members,
+			  "client pid %d uid %d (container %s): %s; connection dropped: %s",
+			  c->peer.pid, (int)c->peer.uid, c->id, c->problem, effect);
+	else
+		agent_log("warning", "client_refused", members,
+			  "client pid %d uid %d: %s; connection dropped: %s",
+			  c->peer.pid, (int)c->peer.uid, c->problem, effect);
+}
+
 static void *client_thread(void *arg)
 {
 	struct client *c = arg;
@@ -317,7 +372,7 @@ static void *client_thread(void *arg)
 	struct policy policy;
 	socklen_t len = sizeof(c->peer);
 	const char *id = "", *metadata = "";
-	char name[200], rules[512];
+	char name[200], rules[512], members[300];
 	int pid = 0;
 
 	/* Anyone who could hand us a listener would get privileged ports. */
@@ -332,6 +387,10 @@ static void *client_thread(void *arg)
 	state = read_message(c);
 	if (!state)
 		goto out;
+	if (c->dropped) {
+		fds_dropped(c);
+		goto out;
+	}
 	if (c->too_many || c->nfds > 1) {
 		problem(c, "%s%d fds sent: want exactly one, the seccomp listener",
 			c->too_many ? "more than " : "", c->nfds);
@@ -345,7 +404,10 @@ static void *client_thread(void *arg)
 		problem(c, "the fd sent is not a seccomp listener");
 		goto out;
 	}
-	if (check_state(c, state, &id, &pid, &metadata) || narrow(c, metadata, &policy))
+	if (check_state(c, state, &id, &pid, &metadata))
+		goto out;
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	if (narrow(c, metadata, &policy))
 		goto out;
 	snprintf(name, sizeof(name), "bind-agent: container %s", id);
 	/* All we need is taken: one fd per container from now on. */
@@ -355,21 +417,26 @@ static void *client_thread(void *arg)
 	c->conn = -1;
 	__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
 	policy_format(&policy, rules, sizeof(rules));
-	fprintf(stderr, "%s (pid %d, from runtime pid %d): serving its listener; allowed: %s\n",
-		name, pid, c->peer.pid, rules);
+	snprintf(members, sizeof(members), "\"container\":\"%s\",\"pid\":%d,\"runtime_pid\":%d",
+		 id, pid, c->peer.pid);
+	agent_log("info", "container_serving", members,
+		  "container %s (pid %d, from runtime pid %d): serving its listener; allowed: %s",
+		  id, pid, c->peer.pid, rules);
 	served.listener = c->fds[0];
 	served.policy = &policy;
 	served.name = name;
 	served.hook_data = agent_container_begin(&served, id);
+	snprintf(members, sizeof(members), "\"container\":\"%s\"", c->id);
 	if (serve_container(&served))
-		fprintf(stderr, "%s: listener closed: its binds now fail with ENOSYS\n", name);
+		agent_log("error", "container_done", members,
+			  "container %s: listener closed: its binds now fail with ENOSYS", c->id);
 	else
-		fprintf(stderr, "%s: no task uses its filter any more: done\n", name);
+		agent_log("info", "container_done", members,
+			  "container %s: no task uses its filter any more: done", c->id);
 	agent_container_end(served.hook_data);
 out:
 	if (c->problem[0])
-		fprintf(stderr, "bind-agent: client pid %d uid %d: %s; connection dropped\n",
-			c->peer.pid, c->peer.uid, c->problem);
+		refused(c);
 	json_object_put(state);
 	for (int i = 0; i < c->nfds; i++)
 		close(c->fds[i]);
@@ -379,6 +446,60 @@ out:
 	}
 	free(c);
 	return NULL;
+}
+
+/*
+ * Whoever can write to the socket's directory can put a socket of theirs
+ * in the agent's place, and get the containers' listeners: the directory
+ * must be root's and writable by no one else, and so must each one above
+ * it, which may instead be sticky (as /tmp is: no one else can rename or
+ * remove what root made there). Exits 1 with a message if not.
+ */
+static void check_socket_dir(const char *path)
+{
+	char *copy = strdup(path), *dir, *real;
+	struct stat st;
+
+	if (!copy) {
+		fprintf(stderr, "bind-agent: out of memory\n");
+		exit(1);
+	}
+	dir = strrchr(copy, '/');
+	if (dir == copy)
+		dir[1] = '\0';
+	else if (dir)
+		*dir = '\0';
+	real = realpath(dir ? copy : ".", NULL);
+	free(copy);
+	if (!real) {
+		agent_log("error", "socket_refused", NULL, "the directory of socket %s: %s", path,
+			  strerror(errno));
+		exit(1);
+	}
+	for (int first = 1;; first = 0) {
+		char *slash;
+
+		errno = 0;
+		if (stat(real, &st) || !S_ISDIR(st.st_mode)) {
+			agent_log("error", "socket_refused", NULL, "socket directory %s: %s", real,
+				  errno ? strerror(errno) : "not a directory");
+			exit(1);
+		}
+		if (st.st_uid != 0 || ((st.st_mode & 022) && (first || !(st.st_mode & S_ISVTX)))) {
+			agent_log("error", "socket_refused", NULL,
+				  "socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is), for %s",
+				  real, st.st_mode & 07777, st.st_uid, path);
+			exit(1);
+		}
+		if (!strcmp(real, "/"))
+			break;
+		slash = strrchr(real, '/');
+		if (slash == real)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	free(real);
 }
 
 /* The socket, created 0600 whatever our umask: only root may connect. */
@@ -414,26 +535,68 @@ static int listen_on(const char *path)
 	return sk;
 }
 
+/* One of on_signals()'s lines, logged from a thread of its own. */
+struct signal_line {
+	const char *level;
+	char members[40];
+	char text[128];
+};
+
+static void *say_line(void *arg)
+{
+	const struct signal_line *l = arg;
+
+	agent_log(l->level, "signal", l->members, "%s", l->text);
+	return NULL;
+}
+
 /*
  * SIGTERM and SIGINT: answer the notifications in flight, then exit. The
  * listeners close with us: a container's later binds fail with ENOSYS
- * until it is created again (docs/bind-agent.md).
+ * until it is created again (docs/bind-agent.md). The STOP_TIMEOUT
+ * deadline starts at the signal, before any log write, and holds whatever
+ * the log does (R3.3).
  */
 static void *on_signals(void *set)
 {
-	int sig = 0;
+	static struct signal_line start, end;
+	struct timespec now, deadline;
+	int sig = 0, drained, said;
+	pthread_t t;
 	const char *name;
 
 	sigwait(set, &sig);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += STOP_TIMEOUT;
 	name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
-	fprintf(stderr, "bind-agent: %s: answering the notifications in flight\n", name);
-	if (serve_stop(STOP_TIMEOUT)) {
-		fprintf(stderr, "bind-agent: %s: some notification is still being answered after %d s; exiting\n",
-			name, STOP_TIMEOUT);
-		_exit(1);
-	}
-	fprintf(stderr, "bind-agent: %s: answered the notifications in flight; exiting\n", name);
-	_exit(0);
+	snprintf(start.members, sizeof(start.members), "\"signal\":\"%s\"", name);
+	snprintf(end.members, sizeof(end.members), "\"signal\":\"%s\"", name);
+	start.level = "info";
+	snprintf(start.text, sizeof(start.text), "%s: answering the notifications in flight", name);
+	/*
+	 * The log lines are written by threads of their own (a worker
+	 * blocked in a write to a stalled stderr may hold its lock); the
+	 * exit waits for them until the deadline, plus a second, at most.
+	 */
+	said = !pthread_create(&t, NULL, say_line, &start);
+	drained = !serve_stop(STOP_TIMEOUT);
+	end.level = drained ? "info" : "error";
+	if (drained)
+		snprintf(end.text, sizeof(end.text),
+			 "%s: answered the notifications in flight; exiting", name);
+	else
+		snprintf(end.text, sizeof(end.text),
+			 "%s: some notification is still being answered after %d s; exiting",
+			 name, STOP_TIMEOUT);
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (now.tv_sec >= deadline.tv_sec)
+		deadline = now;
+	deadline.tv_sec++;
+	/* In order; a line not written by then is lost with the process. */
+	if ((!said || !pthread_timedjoin_np(t, NULL, &deadline)) &&
+	    !pthread_create(&t, NULL, say_line, &end))
+		pthread_timedjoin_np(t, NULL, &deadline);
+	_exit(drained ? 0 : 1);
 }
 
 /* Signals, before any thread; the fds for a container each (two at first). */
@@ -469,14 +632,19 @@ int main(int argc, char **argv)
 	char err[160];
 	int sk, activated;
 
+	agent_log_early(argc, argv);
 	set_up_process();
 	read_unpriv_start("bind-agent");
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("%s", usage);
 			return 0;
+		} else if (version_option("bind-agent", argv[i])) {
+			;
 		} else if (!strcmp(argv[i], "-v")) {
 			verbose = 1;
+		} else if (agent_log_option(argv[i], NULL)) {
+			;
 		} else if (i + 1 == argc) {
 			usage_error("unknown or incomplete option '%s'", argv[i]);
 		} else if (!strcmp(argv[i], "--socket")) {
@@ -504,15 +672,31 @@ int main(int argc, char **argv)
 		perror("bind-agent: seccomp(SECCOMP_GET_NOTIF_SIZES)");
 		return 1;
 	}
-	if (sk < 0 && path)
+	if (sk >= 0) {
+		struct sockaddr_un addr = { 0 };
+		socklen_t alen = sizeof(addr) - 1;
+
+		/* sd_listen_socket() took only a socket bound to a path */
+		if (!getsockname(sk, (struct sockaddr *)&addr, &alen))
+			check_socket_dir(addr.sun_path);
+	} else if (path) {
+		check_socket_dir(path);
 		sk = listen_on(path);
+	}
 	if (sk < 0) {
-		fprintf(stderr, "bind-agent: listening on %s: %s\n", path, strerror(errno));
+		agent_log("error", "socket_refused", NULL, "listening on %s: %s", path, strerror(errno));
 		return 1;
 	}
 	policy_format(&agent_policy, err, sizeof(err));
-	fprintf(stderr, "bind-agent: listening on %s%s; allowed: %s\n", path ? path : "the socket",
-		activated ? " (from systemd, LISTEN_FDS)" : "", err);
+	{
+		char members[4400], where[4200];
+
+		json_string(where, sizeof(where), path);
+		snprintf(members, sizeof(members), "\"socket\":%s,\"activated\":%s,\"version\":\"%s\"",
+			 where, activated ? "true" : "false", bind_version);
+		agent_log("info", "listening", members, "listening on %s%s; allowed: %s",
+			  path ? path : "the socket", activated ? " (from systemd, LISTEN_FDS)" : "", err);
+	}
 	agent_log_start();
 	if (pthread_attr_init(&attr) ||
 	    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED)) {
@@ -537,16 +721,17 @@ int main(int argc, char **argv)
 		if (__atomic_add_fetch(&clients, 1, __ATOMIC_RELAXED) > MAX_CLIENTS) {
 			__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
 			if (refused++ % 100 == 0)
-				fprintf(stderr, "bind-agent: more than %d clients at once: connection refused (%lu so far)\n",
-					MAX_CLIENTS, refused);
+				agent_log("warning", "client_limit", NULL,
+					  "more than %d clients at once: connection refused (%lu so far)",
+					  MAX_CLIENTS, refused);
 			close(conn);
 			continue;
 		}
 		c = calloc(1, sizeof(*c));
 		if (!c || setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
 		    (c->conn = conn, pthread_create(&t, &attr, client_thread, c))) {
-			fprintf(stderr, "bind-agent: cannot serve a client: %s; connection dropped\n",
-				strerror(errno));
+			agent_log("error", "client_failed", NULL, "cannot serve a client: %s; connection dropped",
+				  strerror(errno));
 			__atomic_sub_fetch(&clients, 1, __ATOMIC_RELAXED);
 			free(c);
 			close(conn);

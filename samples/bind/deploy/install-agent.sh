@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Build bind-agent (static, as for the guests) and install it as a
-# socket-activated service:
+# Build bind-agent and bind-supervisor (static, as for the guests: build.sh)
+# and install the agent as a socket-activated service:
 #
 #	sh samples/bind/deploy/install-agent.sh
 #	systemctl daemon-reload && systemctl enable --now bind-agent.socket
 #
-# Installs PREFIX/sbin/bind-agent, PREFIX/share/man/man8/bind-agent.8 and
+# Installs PREFIX/sbin/bind-agent and bind-supervisor, PREFIX/share/man/man8/bind-agent.8 and
 # bind-supervisor.8, UNITDIR/bind-agent.socket and .service (ExecStart
 # naming PREFIX's binary), and CONFDIR/bind-agent (the agent's options)
 # unless it exists. Defaults: PREFIX=/usr/local UNITDIR=/etc/systemd/system
@@ -18,15 +18,11 @@ set -eu
 DEPLOY=$(cd "$(dirname "$0")" && pwd)
 BIND=$(cd "$DEPLOY/.." && pwd)
 TOP=$(cd "$BIND/../.." && pwd)
-CC=${CC:-gcc}
-LIBDIR=/usr/lib/$($CC -dumpmachine)
 
 mkdir -p "$PREFIX/sbin" "$PREFIX/share/man/man8" "$UNITDIR" "$CONFDIR"
-$CC -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static -I"$TOP/uapi" -pthread \
-	-I/usr/include/json-c -o "$PREFIX/sbin/bind-agent.new" \
-	"$BIND/agent/bind-agent.c" "$BIND"/lib/*.c "$BIND/agent/agent-log.c" "$BIND/agent/sd-daemon.c" \
-	"$TOP/samples/seccomp/user-trap-helper.c" "$LIBDIR/libjson-c.a"
-mv -f "$PREFIX/sbin/bind-agent.new" "$PREFIX/sbin/bind-agent"
+for p in bind-agent bind-supervisor; do
+	sh "$DEPLOY/build.sh" "$p" "$PREFIX/sbin"
+done
 for m in bind-agent.8 bind-supervisor.8; do
 	install -m 0644 "$TOP/docs/man/$m" "$PREFIX/share/man/man8/$m"
 done

@@ -14,15 +14,33 @@
 int verbose;
 unsigned int unpriv_start;
 
+/* The one home of the version: samples/bind/VERSION, a C string. */
+const char bind_version[] =
+#include "../VERSION"
+	;
+
+int version_option(const char *prog, const char *opt)
+{
+	if (strcmp(opt, "--version"))
+		return 0;
+	printf("%s %s\n", prog, bind_version);
+	exit(fflush(stdout) ? 1 : 0);
+}
+
+void (*usage_hook)(const char *prog, const char *msg);
+
 void usage_exit(const char *prog, const char *usage, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s", usage);
+	if (usage_hook)
+		usage_hook(prog, msg);
+	else
+		fprintf(stderr, "%s: %s\n%s", prog, msg, usage);
 	exit(2);
 }
 

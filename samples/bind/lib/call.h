@@ -47,17 +47,36 @@ int valid_for(int domain, const struct call *c);
  * 0; -1 if we cannot tell, NOT_OURS or NOT_CALLERS if we may not look.
  */
 int port_held(int fd, int pidfd, int domain, int type, int protocol, const struct call *c);
-/* The binds made for notifications a signal may withdraw (call-checks.c). */
-void remember_bind(const struct call *c, __u64 id);
-void end_bind(const struct call *c, __u64 id, int gone);
-int claim_bind(const struct call *c, __u64 id);
+/*
+ * The binds made for notifications a signal may withdraw, @s's own
+ * (call-checks.c). remember_bind() is -1 if all its entries wait for
+ * their answers.
+ */
+int remember_bind(struct served *s, const struct call *c, const struct seccomp_notif *req);
+void end_bind(struct served *s, const struct call *c, __u64 id, int gone);
+int claim_bind(struct served *s, const struct call *c, const struct seccomp_notif *req);
+/*
+ * What the kernel's ns_capable(net->user_ns, CAP_NET_BIND_SERVICE) reads
+ * of the calling thread, copied once (call-checks.c): a caller that holds
+ * the capability over its socket's network namespace is bound by the
+ * kernel itself.
+ */
+struct caller {
+	dev_t userns_dev;
+	ino_t userns_ino;
+	uid_t euid;
+	int cap;	/* CAP_NET_BIND_SERVICE in its effective set */
+};
+int read_caller(pid_t tid, struct caller *cr);
+int may_be_capable(const struct caller *cr);
+int caller_capable(int fd, const struct caller *cr);
 /* The port @fd is bound to (0: none), or -1. */
 int local_port(int fd);
 /* Whether @fd is bound to @c's port: what a restarted bind() asked for. */
 int bound_to(int fd, const struct call *c);
 
 /* Decide one notification (decide.c). */
-enum outcome decide(const struct served *s, const struct seccomp_notif *req,
+enum outcome decide(struct served *s, const struct seccomp_notif *req,
 		    struct call *c, int *err, const char **why);
 /* Decide, answer into @resp and log one notification; @call as decided. */
 void answer(struct served *s, const struct seccomp_notif *req,

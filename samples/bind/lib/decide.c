@@ -34,11 +34,12 @@
  * Returns CONTINUE, 0 or REFUSED with *err set, or -1 (EACCES) after a
  * failure on our side; *why says why, for the log.
  */
-static int decide_call(const struct served *s, const struct seccomp_notif *req, struct call *c,
+static int decide_call(struct served *s, const struct seccomp_notif *req, struct call *c,
 		       int *err, const char **why)
 {
 	static __thread char failure[160];
-	int pidfd, fd, domain, type, protocol, reuse, thread, ret = -1;
+	int pidfd, fd, domain, type, protocol, reuse, thread, maybe, ret = -1;
+	struct caller cr;
 	struct stat st;
 	socklen_t optlen = sizeof(int);
 
@@ -76,8 +77,16 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 	if ((c->addr.ss_family != AF_INET && c->addr.ss_family != AF_INET6 &&
 	     c->addr.ss_family != AF_UNSPEC) || !c->port || c->port >= unpriv_start)
 		return CONTINUE;
+	/*
+	 * A caller that may hold CAP_NET_BIND_SERVICE over its socket's
+	 * network namespace (R3.5): its socket is fetched, whatever the
+	 * policy, to ask (below). What is read must be the caller's: the
+	 * notification is still pending after it.
+	 */
+	maybe = !read_caller(req->pid, &cr) && id_valid(s->listener, req->id) &&
+		may_be_capable(&cr);
 	*why = "port not allowed";
-	if (!policy_allows(s->policy, 0, 0, c->port))
+	if (!maybe && !policy_allows(s->policy, 0, 0, c->port))
 		return 0;
 	pidfd = open_process(req->pid, s->thread_pidfd, &thread);
 	if (pidfd < 0)
@@ -135,7 +144,21 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 	}
 	c->type = type;
 	c->protocol = protocol;
+	/*
+	 * The kernel's inet_bind() grants a privileged port to a caller with
+	 * CAP_NET_BIND_SERVICE over the socket's network namespace
+	 * (ns_capable(net->user_ns, ...)): let it, on the creds we copied;
+	 * the kernel checks its own.
+	 */
+	*why = "the caller holds CAP_NET_BIND_SERVICE over the socket's network namespace: the kernel answers";
+	if (maybe && caller_capable(fd, &cr) == 1) {
+		ret = CONTINUE;
+		goto out;
+	}
 	ret = 0;
+	*why = "port not allowed";
+	if (!policy_allows(s->policy, 0, 0, c->port))
+		goto out;
 	*why = "protocol not allowed";
 	if (!policy_allows(s->policy, type, protocol, c->port))
 		goto out;
@@ -148,7 +171,7 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 	c->ino = st.st_ino;
 	/* The restart of a bind we made, whose answer a signal withdrew. */
 	*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
-	if (bound_to(fd, c) && claim_bind(c, req->id)) {
+	if (bound_to(fd, c) && claim_bind(s, c, req)) {
 		*err = 0;
 		c->bound = 1;
 		goto out;
@@ -193,6 +216,13 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 	case 0:
 		break;
 	case 1:
+		/*
+		 * What bind(2) says for an address in use, and what the
+		 * program's bind() would get if it were privileged: the probe
+		 * was a bind of ours, the same address, without SO_REUSEPORT.
+		 */
+		*err = EADDRINUSE;
+		c->tried = 1;
 		goto out;
 	case NOT_OURS:
 		*why = "the socket's network namespace is not ours, and entering it to probe the port was refused (it takes CAP_SYS_ADMIN there, CAP_NET_ADMIN too unless it is the caller's, and setns() into a network namespace allowed)";
@@ -225,15 +255,20 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 		goto out;
 	}
 	/* Until the answer is delivered (see remember_bind()). */
-	remember_bind(c, req->id);
+	if (remember_bind(s, c, req)) {
+		errno = EBUSY;
+		FAILED("every entry for a bind a signal may withdraw waits for its answer");
+		ret = -1;
+		goto out;
+	}
 	c->tried = 1;
 	*err = bind(fd, (struct sockaddr *)&c->addr, c->len) ? errno : 0;
 	*why = *err ? "allowed, bind failed" : "allowed, bound";
 	c->bound = !*err;
 	if (*err)
-		end_bind(c, req->id, 1);
+		end_bind(s, c, req->id, 1);
 	/* Bound meanwhile for the same bind(), restarted after a signal. */
-	if (*err == EINVAL && bound_to(fd, c) && claim_bind(c, req->id)) {
+	if (*err == EINVAL && bound_to(fd, c) && claim_bind(s, c, req)) {
 		*err = 0;
 		c->bound = 1;
 		*why = "allowed, bound for the same bind(), whose answer a signal withdrew";
@@ -249,7 +284,7 @@ out:
  * (0 if granted or continued) and *why, for the log; c->not_bind set for
  * a syscall other than bind() refused.
  */
-enum outcome decide(const struct served *s, const struct seccomp_notif *req,
+enum outcome decide(struct served *s, const struct seccomp_notif *req,
 		    struct call *c, int *err, const char **why)
 {
 	switch (decide_call(s, req, c, err, why)) {

@@ -15,7 +15,7 @@
 
 int (*decision_hook)(const struct served *s, const struct decision *d, int shown);
 
-#define OUTCOME_NAME(e, name, metric, help) [OUTCOME_##e] = name,
+#define OUTCOME_NAME(e, name, what) [OUTCOME_##e] = name,
 const char *const outcome_names[NOUTCOMES] = { FOR_EACH_OUTCOME(OUTCOME_NAME) };
 #undef OUTCOME_NAME
 
@@ -70,6 +70,7 @@ static void report(struct served *s, const struct seccomp_notif *req, const stru
 		.req = req, .abi = a ? a->name : NULL, .syscall = c->syscall,
 		.family = c->read ? c->addr.ss_family : -1, .type = c->type ? c->type : -1,
 		.protocol = c->type ? c->protocol : -1, .port = c->read ? c->port : -1,
+		.addr = c->read ? &c->addr : NULL,
 		.outcome = outcome, .err = err, .why = why, .fetch = c->fetch,
 		.seconds = seconds_since(t0),
 	};

@@ -118,7 +118,7 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 			fprintf(stderr, "%s: pid %d: SECCOMP_IOCTL_NOTIF_SEND: %s\n",
 				s->name, req->pid, strerror(errno));
 		if (c.bound)
-			end_bind(&c, req->id, sent);
+			end_bind(s, &c, req->id, sent);
 	}
 out:
 	free(req);

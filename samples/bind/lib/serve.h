@@ -10,6 +10,8 @@
  */
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 #include <linux/seccomp.h>
 #include <linux/types.h>
 
@@ -23,6 +25,31 @@
 #ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
+
+/*
+ * A bind made for one of a listener's notifications, until its answer is
+ * delivered or, withdrawn by a signal, its restart takes it over
+ * (call-checks.c, remember_bind()).
+ */
+struct withdrawn_bind {
+	__u64 id;	/* the notification we bind for */
+	__u32 pid;	/* its thread, and what it trapped with: a restart is */
+	struct seccomp_data data;	/* the same thread's same call */
+	dev_t dev;
+	ino_t ino;	/* 0: a free slot */
+	int len;
+	int settled;	/* its answer was not delivered: withdrawn */
+	unsigned long seq;	/* when it was made or taken over: the oldest goes */
+	struct sockaddr_storage addr;
+};
+
+/*
+ * Each listener's own: its program's binds never evict another's. A
+ * thread holds at most one entry whose answer it has not yet sent, and at
+ * most a few threads serve a listener (4 in both programs): room for that
+ * many is always there, and the rest keep the withdrawn ones.
+ */
+#define WITHDRAWN 16
 
 /*
  * A listener, the policy its binds are decided by, and the log's prefix.
@@ -42,28 +69,30 @@ struct served {
 	 * PIDFD_THREAD (6.9+), from its own fd table: no Tgid lookup, no kcmp.
 	 */
 	int thread_pidfd;
+	struct withdrawn_bind withdrawn[WITHDRAWN];	/* zeroed: empty */
+	unsigned long withdrawn_seq;
 };
 
 /*
  * What became of a notification, one row each: the text log, the JSON
- * log ("decision") and the metrics (bind_agent_METRIC_total, with its
- * HELP text) name it from here, in this order.
+ * log ("outcome") and the metrics (bind_agent_decisions_total's label
+ * "outcome") name it from here, in this order.
  *
- *   OUTCOME(ENUM, name, METRIC, HELP)
+ *   OUTCOME(ENUM, name, WHAT)
  */
 #define FOR_EACH_OUTCOME(OUTCOME) \
-	OUTCOME(GRANTED, "granted", "grants", \
+	OUTCOME(GRANTED, "granted", \
 		"Binds the agent did for a container, successfully.") \
-	OUTCOME(REFUSED, "refused", "refusals", \
+	OUTCOME(REFUSED, "refused", \
 		"Notifications refused by the policy (EACCES) or as not bind() (EPERM).") \
-	OUTCOME(FAILED, "failed", "errors", \
+	OUTCOME(FAILED, "failed", \
 		"Supervisor-side failures, answered EACCES.") \
-	OUTCOME(CONTINUED, "continued", "continued", \
+	OUTCOME(CONTINUED, "continued", \
 		"Notifications the kernel answered (not privileged, not readable, caller gone).") \
-	OUTCOME(BIND_FAILED, "bind-failed", "bind_failures", \
-		"Allowed binds whose bind() failed (EADDRINUSE, ...).")
+	OUTCOME(BIND_FAILED, "bind-failed", \
+		"Allowed binds whose bind(), or the probe of the port, failed (EADDRINUSE, ...).")
 
-#define OUTCOME_ENUM(e, name, metric, help) OUTCOME_##e,
+#define OUTCOME_ENUM(e, name, what) OUTCOME_##e,
 enum outcome { FOR_EACH_OUTCOME(OUTCOME_ENUM) NOUTCOMES };
 #undef OUTCOME_ENUM
 extern const char *const outcome_names[NOUTCOMES];
@@ -74,6 +103,7 @@ struct decision {
 	const char *abi, *syscall;	/* "x86_64", "bind"; NULL if not known */
 	int family, type, protocol;	/* -1 if not read */
 	int port;			/* -1 if not read */
+	const struct sockaddr_storage *addr;	/* as read, NULL if not read */
 	enum outcome outcome;
 	int err;		/* the errno answered, 0 if none */
 	const char *why;	/* the text log's reason */

@@ -6,23 +6,6 @@
 # Sourced by samples-test.sh (after tap.sh, with $method, the fetch
 # method bind-supervisor reports), from the ABI's bin directory, as root.
 
-# check_or_skip NAME STATUS PATTERN CMD...: like check with expect_out, but
-# a try-bind that says this ABI or kernel cannot do it is a skip, with why
-check_or_skip() {
-	name=$1
-	shift
-	if out=$(expect_out "$@"); then
-		printf '%s\n' "$out"
-		ok "$name"
-	elif reason=$(printf '%s\n' "$out" | grep -m 1 '^#   try-bind: .*\(not supported\|no socketcall\)'); then
-		printf '%s\n' "$out"
-		skip "$name" "${reason#\#   try-bind: }"
-	else
-		printf '%s\n' "$out"
-		not_ok "$name"
-	fi
-}
-
 say "bind-supervisor: busybox httpd -f -p 80 as uid 1000, tcp:80 allowed; fetch method: $method"
 mkdir -p /tmp/www
 echo "hello from an unprivileged httpd" >/tmp/www/index.html
@@ -219,6 +202,9 @@ check "#14: -v logs each decision with the pid, the address and the reason" \
 	expect_out 1 "pid [0-9]* fd [0-9]* family 2 addrlen 16 127.0.0.1 port 91: port not allowed" \
 	$bs -v --allow tcp:90 -- ./try-bind tcp 91
 check "#14: 'tcp:+90' is refused" expect_out 2 "bad port in 'tcp:+90'" $bs --allow tcp:+90 -- true
+# issue 41 (S5 of the operator's review)
+check "bind-supervisor: --version says its version" \
+	expect_out 0 "^bind-supervisor [0-9][0-9.]*$" ./bind-supervisor --version
 check "#14: 'tcp: 90' is refused" expect_out 2 "bad port in 'tcp: 90'" $bs --allow 'tcp: 90' -- true
 check "#14: 'tcp:090' is refused" expect_out 2 "bad port in 'tcp:090'" $bs --allow tcp:090 -- true
 check "#14: --help prints the usage and exits 0" \
@@ -304,6 +290,9 @@ holder=$!
 wait_for /tmp/v4-holder.out holding
 check "S3: an IPv6-only UDP socket gets an allowed port that an IPv4 socket holds, as the kernel allows" \
 	expect_out 0 "bind udp6:98 as uid 1000: ok" $bs --allow udp:98 -- ./try-bind --v6only udp6 98
+# issue 41 (S2 of the operator's review): was EACCES, as if the policy refused it
+check "a port another socket holds is EADDRINUSE, as bind(2) says for an address in use" \
+	expect_out 1 "bind udp:98 as uid 1000: Address already in use" $bs --allow udp:98 -- ./try-bind udp 98
 kill "$holder"
 wait "$holder"
 
@@ -352,6 +341,8 @@ else
 	check "io_uring: ... and nothing of it is logged with -v" \
 		expect_not 1 "port 90" $bs -v --allow tcp:90 -- ./uring-bind 90
 fi
+. ./round3-test.sh
+round3_supervisor
 say "bind-supervisor: bad input is exit status 2 with a message"
 check "bind-supervisor: an unknown option" \
 	expect_out 2 "unknown or incomplete option '--frobnicate'" \

@@ -380,6 +380,8 @@ static int parse_args(int argc, char **argv, struct user *u)
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("%s", usage);
 			exit(0);
+		} else if (version_option("bind-supervisor", argv[i])) {
+			;
 		} else if (!strcmp(argv[i], "-v")) {
 			verbose = 1;
 		} else if (i + 1 == argc) {

@@ -51,6 +51,28 @@
  *   --until-enosys N up to N binds, each of a new socket with SO_REUSEADDR,
  *                    until one fails with ENOSYS (no agent any more); each
  *                    bind()'s result must agree with getsockname()
+ *   --repeat N       N binds, each of a new socket with SO_REUSEADDR; each
+ *                    must succeed and agree with getsockname()
+ *   --withdraw restart|late|eintr
+ *                    once the file $TRY_BIND_GO exists, bind from a second
+ *                    thread and, once the socket is bound (the supervisor
+ *                    has bound it, and not yet answered), SIGUSR1 that
+ *                    thread: with SA_RESTART (restart: the kernel restarts
+ *                    the bind(); late: the same, after the handler has
+ *                    waited for the file $TRY_BIND_GO2) or without (eintr:
+ *                    the bind() fails with EINTR; once $TRY_BIND_GO2
+ *                    exists the same thread binds the socket again, and
+ *                    what that second bind() got is said). Exits 0 if the answers
+ *                    are the kernel's: 0 for the restarted bind(); EINVAL
+ *                    for a second bind() of a bound socket. 4 if the
+ *                    answer came before the signal (nothing was shown)
+ *   --userns         bind the wildcard address from a user and network
+ *                    namespace of our own (uid 0 there), where we hold
+ *                    CAP_NET_BIND_SERVICE over the socket's namespace
+ *   --userns-hostsock  the same, with a socket made before unshare(): of
+ *                    the namespace we started in, where we hold nothing
+ * Before MODE, --device IFNAME binds the socket to IFNAME
+ * (SO_BINDTODEVICE) first.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -76,10 +98,24 @@
 #define IPPROTO_MPTCP 262
 #endif
 
-static const char *mode = "", *proto, *portarg;
+static const char *mode = "", *proto, *portarg, *device;
 static int addrlen, len_given;
 
+static int make_socket_(const char *p, struct sockaddr_storage *ss, socklen_t *len);
+
 static int make_socket(const char *p, struct sockaddr_storage *ss, socklen_t *len)
+{
+	int s = make_socket_(p, ss, len);
+
+	if (s >= 0 && device &&
+	    setsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, device, strlen(device) + 1)) {
+		printf("try-bind: SO_BINDTODEVICE %s: %s\n", device, strerror(errno));
+		exit(1);
+	}
+	return s;
+}
+
+static int make_socket_(const char *p, struct sockaddr_storage *ss, socklen_t *len)
 {
 	struct sockaddr_in *in = (struct sockaddr_in *)ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
@@ -110,8 +146,8 @@ static int make_socket(const char *p, struct sockaddr_storage *ss, socklen_t *le
 		return socket(AF_UNIX, SOCK_STREAM, 0);
 	}
 	in->sin_family = strcmp(mode, "--unspec") ? AF_INET : AF_UNSPEC;
-	in->sin_addr.s_addr = htonl(strcmp(mode, "--unspec") && strcmp(mode, "--hold-any") ?
-				    INADDR_LOOPBACK : INADDR_ANY);
+	in->sin_addr.s_addr = htonl(strcmp(mode, "--unspec") && strcmp(mode, "--hold-any") &&
+				    strncmp(mode, "--userns", 8) ? INADDR_LOOPBACK : INADDR_ANY);
 	*len = sizeof(*in);
 	if (!strcmp(p, "tcp"))
 		return socket(AF_INET, SOCK_STREAM, 0);
@@ -247,6 +283,17 @@ static int steer(int s, struct sockaddr_storage *ss, socklen_t len)
 			got++, close(c);
 	printf("steer: %d of 20 connections came to the program's socket\n", got);
 	return 0;
+}
+
+/* The port @s is bound to, 0 if none. */
+static int local_port_of(int s)
+{
+	struct sockaddr_storage got;
+	socklen_t glen = sizeof(got);
+
+	if (getsockname(s, (struct sockaddr *)&got, &glen))
+		return 0;
+	return ntohs(((struct sockaddr_in *)&got)->sin_port);
 }
 
 /*
@@ -394,6 +441,162 @@ static int storm(int n)
 	return bad || okays != n || !hit;
 }
 
+/* --repeat N */
+static int repeat(int n)
+{
+	int bad = 0, okays = 0;
+
+	for (int i = 0; i < n; i++)
+		okays += !checked_bind(i, &bad);
+	printf("repeat: %d binds to %s:%s, %d succeeded, %d disagree with getsockname()\n", n, proto,
+	       portarg, okays, bad);
+	return bad || okays != n;
+}
+
+/* Until @path exists (up to 120 s); async-signal-safe. */
+static int wait_for_file(const char *path)
+{
+	struct timespec ms10 = { .tv_nsec = 10 * 1000 * 1000 };
+
+	for (int i = 0; i < 12000; i++) {
+		if (!access(path, F_OK))
+			return 0;
+		nanosleep(&ms10, NULL);
+	}
+	return -1;
+}
+
+static const char *go2;
+static volatile sig_atomic_t late;
+static int withdraw_sock, withdraw_err = -1;
+static volatile pid_t withdraw_tid;
+static struct sockaddr_storage withdraw_addr;
+static socklen_t withdraw_len;
+
+static void on_withdraw(int sig)
+{
+	(void)sig;
+	if (late)
+		wait_for_file(go2);
+}
+
+static volatile int withdraw_second = -1;
+
+/* The bind(), and for eintr the same thread's second bind() of the socket */
+static void *withdraw_bind(void *arg)
+{
+	int err;
+
+	withdraw_tid = gettid();
+	err = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
+	__atomic_store_n(&withdraw_tid, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&withdraw_err, err, __ATOMIC_SEQ_CST);
+	if (arg && err == EINTR && !wait_for_file(go2))
+		withdraw_second = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
+	return arg;
+}
+
+/* --withdraw restart|late|eintr (see the top) */
+static int withdraw(const char *how)
+{
+	struct sigaction sa = { .sa_handler = on_withdraw };
+	const char *go = getenv("TRY_BIND_GO");
+	struct timespec ms1 = { .tv_nsec = 1000 * 1000 };
+	int eintr = !strcmp(how, "eintr"), err, i;
+	pid_t tid;
+	pthread_t t;
+
+	go2 = getenv("TRY_BIND_GO2");
+	late = !strcmp(how, "late");
+	if (!go || ((late || eintr) && !go2) || (!late && !eintr && strcmp(how, "restart")))
+		return 2;
+	if (!eintr)
+		sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGUSR1, &sa, NULL) || wait_for_file(go))
+		return 2;
+	withdraw_sock = make_socket(proto, &withdraw_addr, &withdraw_len);
+	if (withdraw_sock < 0 || pthread_create(&t, NULL, withdraw_bind, eintr ? &t : NULL))
+		return 2;
+	/* bound, and the bind() not yet answered */
+	for (i = 0; i < 60000 && local_port_of(withdraw_sock) == 0; i++)
+		nanosleep(&ms1, NULL);
+	tid = __atomic_load_n(&withdraw_tid, __ATOMIC_SEQ_CST);
+	if (!tid) {
+		pthread_join(t, NULL);
+		printf("withdraw: the bind() was answered (%s) before the signal: nothing shown\n",
+		       withdraw_err ? strerror(withdraw_err) : "ok");
+		return 4;
+	}
+	syscall(SYS_tgkill, getpid(), tid, SIGUSR1);
+	printf("withdraw: the socket is bound; the binding thread signalled (%s)\n", how);
+	fflush(stdout);
+	while ((err = __atomic_load_n(&withdraw_err, __ATOMIC_SEQ_CST)) < 0)
+		nanosleep(&ms1, NULL);
+	printf("withdraw: the bind() got %s; the socket is %sbound\n",
+	       err ? strerror(err) : "ok", local_port_of(withdraw_sock) ? "" : "not ");
+	fflush(stdout);
+	pthread_join(t, NULL);
+	if (!eintr)
+		return err != 0;
+	if (err != EINTR || withdraw_second < 0)
+		return 4;
+	/* made by the same thread, when $TRY_BIND_GO2 existed */
+	printf("withdraw: a second bind() of the socket after EINTR got %s\n",
+	       withdraw_second ? strerror(withdraw_second) : "ok");
+	return withdraw_second != EINVAL;
+}
+
+/*
+ * --userns, --userns-hostsock: uid 0 in a user namespace of our own, with
+ * a network namespace it owns; exits 3 if this kernel or system has none.
+ */
+static int userns(void)
+{
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	char map[64];
+	int f;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
+		printf("try-bind: user namespaces not supported here: unshare: %s\n", strerror(errno));
+		exit(3);
+	}
+	f = open("/proc/self/setgroups", O_WRONLY);
+	if (f >= 0) {
+		if (write(f, "deny", 4) != 4)
+			return 1;
+		close(f);
+	}
+	snprintf(map, sizeof(map), "0 %u 1", uid);
+	f = open("/proc/self/uid_map", O_WRONLY);
+	if (f < 0 || write(f, map, strlen(map)) != (ssize_t)strlen(map))
+		return 1;
+	close(f);
+	snprintf(map, sizeof(map), "0 %u 1", gid);
+	f = open("/proc/self/gid_map", O_WRONLY);
+	if (f < 0 || write(f, map, strlen(map)) != (ssize_t)strlen(map))
+		return 1;
+	close(f);
+	return 0;
+}
+
+static int userns_bind(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int s = -1;
+
+	if (!strcmp(mode, "--userns-hostsock"))
+		s = make_socket(proto, &ss, &len);
+	if (userns())
+		return 1;
+	if (s < 0)
+		s = make_socket(proto, &ss, &len);
+	if (s < 0)
+		return 1;
+	return report(do_bind(s, &ss, len) ? errno : 0);
+}
+
 /* --leader-exit: wait until the leader is a zombie, then bind. */
 static void wait_for_leader_exit(void)
 {
@@ -423,17 +626,28 @@ int main(int argc, char **argv)
 	pthread_t t;
 	int s, n = 0;
 
+	const char *how = NULL;
+
+	if (argc > 2 && !strcmp(argv[1], "--device")) {
+		device = argv[2];
+		argc -= 2, argv += 2;
+	}
 	if (argc > 1 && argv[1][0] == '-') {
 		mode = argv[1];
 		argc--, argv++;
 		if (!strcmp(mode, "--len") || !strcmp(mode, "--storm") ||
 		    !strcmp(mode, "--reuseaddr-race") || !strcmp(mode, "--reuseport-race") ||
-		    !strcmp(mode, "--until-enosys")) {
+		    !strcmp(mode, "--until-enosys") || !strcmp(mode, "--repeat")) {
 			if (argc < 2)
 				return 2;
 			n = atoi(argv[1]);
 			addrlen = n;
 			len_given = !strcmp(mode, "--len");
+			argc--, argv++;
+		} else if (!strcmp(mode, "--withdraw")) {
+			if (argc < 2)
+				return 2;
+			how = argv[1];
 			argc--, argv++;
 		}
 	}
@@ -449,6 +663,12 @@ int main(int argc, char **argv)
 		return reuseaddr_race(n);
 	if (!strcmp(mode, "--until-enosys"))
 		return until_enosys(n);
+	if (!strcmp(mode, "--repeat"))
+		return repeat(n);
+	if (how)
+		return withdraw(how);
+	if (!strncmp(mode, "--userns", 8))
+		return userns_bind();
 	if (!strncmp(mode, "--own-files", 11)) {
 		/* the leader's fd 100: a TCP socket */
 		s = socket(AF_INET, SOCK_STREAM, 0);
