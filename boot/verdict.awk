@@ -291,26 +291,28 @@ function end_section(   k, expect, i, n) {
 		failure(row, sectname ": exited with status " status ", which no failed or skipped point explains")
 }
 
-# The directive of a TAP point: the word after its last ' #' that is
-# SKIP, TODO, XFAIL, XPASS or TIMEOUT (kselftest.h, kselftest/runner.sh),
-# upper-cased, or "".
+# The directive of a TAP point: the word after its ' #' that starts with
+# SKIP or TODO, any case (TAP 14: "# SKIP\S*\s+", so '# Skipped: why' and
+# '# SKIPPED why' are skips), or is XFAIL, XPASS or TIMEOUT (kselftest.h,
+# kselftest/runner.sh), as SKIP, TODO, XFAIL, XPASS, TIMEOUT, or "".
 function directive(l,   d) {
 	d = ""
-	if (match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]([^A-Za-z]|$)/))
+	if (match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/))
 		d = "SKIP"
-	else if (match(l, /[ \t]#[ \t]*([Tt][Oo][Dd][Oo]|XFAIL|XPASS|TIMEOUT)([^A-Za-z]|$)/)) {
+	else if (match(l, /[ \t]#[ \t]*[Tt][Oo][Dd][Oo]/))
+		d = "TODO"
+	else if (match(l, /[ \t]#[ \t]*(XFAIL|XPASS|TIMEOUT)([^A-Za-z]|$)/)) {
 		d = substr(l, RSTART, RLENGTH)
 		sub(/^[ \t]#[ \t]*/, "", d)
-		d = toupper(substr(d, 1, 4)) == "TODO" ? "TODO" : substr(d, 1, 5) == "XFAIL" ? "XFAIL" : \
-			substr(d, 1, 5) == "XPASS" ? "XPASS" : "TIMEOUT"
+		d = substr(d, 1, 5) == "XFAIL" ? "XFAIL" : substr(d, 1, 5) == "XPASS" ? "XPASS" : "TIMEOUT"
 	}
 	return d
 }
 
-# The reason of a skip: the text after SKIP, blanks squeezed, none at
-# either end.
+# The reason of a skip: the text after its SKIP word (TAP 14: SKIP\S*, so
+# 'Skipped:' is the word), blanks squeezed, none at either end.
 function skip_reason(l) {
-	match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/)
+	match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp][^ \t]*/)
 	l = substr(l, RSTART + RLENGTH)
 	gsub(/[ \t]+/, " ", l)
 	sub(/^ /, "", l)
