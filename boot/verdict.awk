@@ -22,7 +22,8 @@
 #   printed again (its plan, then the same points line for line: upstream
 #   pidfd_test's stdio buffer, copied by fork()) read once; 'ok N ... # SKIP reason' is the only
 #   skip and is allowed only where the plan names its point and reason
-#   (POINT - for the section's '1..0 # SKIP'); 'not ok' at any depth, a
+#   (POINT - for the section's '1..0 # SKIP'; a nested '1..0' is a skip,
+#   and one without a SKIP reason no plan line allows); 'not ok' at any depth, a
 #   TODO, XFAIL or XPASS directive, a directive without a blank before
 #   its '#' ('ok 1 d#SKIP'), 'Bail out!', a TAP point outside a
 #   section, a TAP line split by a kernel message each fail;
@@ -412,7 +413,9 @@ function bind_nested_skips(d, name,   i) {
 		if (d > 0)
 			continue
 		nsk_level[i] = -1
-		if (!skip_allowed(nsk_name[i], nsk_reason[i]))
+		if (nsk_reason[i] == "")
+			nested_failure(nsk_line[i] ": a plan of 0 points without a SKIP reason: a skip of its stream (TAP) that no plan line can allow (point " nsk_name[i] ", " planfile ")")
+		else if (!skip_allowed(nsk_name[i], nsk_reason[i]))
 			nested_failure(nsk_line[i] ": a skip the plan does not allow (point " nsk_name[i] ", " planfile ")")
 	}
 }
@@ -472,11 +475,16 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		st_plan_line[d] = c
 		st_plan[d] = substr(c, 4) + 0
 		st_before[d] = st_n[d]
+		# a nested plan of 0 points is a skip of its stream, SKIP or
+		# not (TAP: "1..0" skips it; kselftest_harness.h prints a bare
+		# "1..0" when no test is registered): the plan must allow it
 		if (d > 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
 			if (st_plan[d] != 0)
 				nested_failure($0 ": a plan of more than 0 points that says SKIP")
 			else
 				nested_skip(d, "-", $0, skip_reason(c))
+		} else if (d > 0 && st_plan[d] == 0) {
+			nested_skip(d, "-", $0, "")
 		} else if (d == 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
 			if (st_plan[d] != 0)
 				failure(row, sectname ": " $0 ": a plan of more than 0 points that says SKIP")
