@@ -159,6 +159,7 @@ function start_file() {
 	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
 	init_seen = 0
 	init_boot = klog_boot = klog_bootrec = console_bootrec = klog_banner = console_banner = ""
+	console_last = console_prev = ""
 	klog_begins = klog_ends = in_klog = klog_records = klog_smp = klog_init = 0
 	smp = ""
 	smp_given = 0
@@ -693,6 +694,16 @@ function finish_file(   i, k, kf, expect) {
 		if (console_seen && !init_seen)
 			failure(arch, "the kernel's console has no 'Run /init as init process' after its CPUs came up")
 		# one boot, one kernel: the channel's, the dump's, the console's
+		# the guest's end: /init's reboot(RB_AUTOBOOT), the kernel's
+		# kernel_restart() (kernel/reboot.c, pr_emerg "reboot: Restarting
+		# system", both bases), then on x86 native_machine_restart()'s
+		# pr_notice "reboot: machine restart" if the console's level shows
+		# it; a console that stops before (a guest that reset or hung
+		# without a word, a console cut short) does not show the end
+		if (console_seen && console_last != "reboot: Restarting system" &&
+		    !(console_last == "reboot: machine restart" && console_prev == "reboot: Restarting system"))
+			failure(arch, "the kernel's console does not end with the kernel's 'reboot: Restarting system' (/init's reboot, kernel/reboot.c kernel_restart()): " \
+				(console_last == "" ? "no kernel record" : "its last record is '" console_last "'") ": the guest did not reach its restart")
 		if (console_seen && console_banner == "")
 			failure(arch, "the kernel's console has no 'Linux version' banner")
 		if (klog_begins && klog_banner == "")
@@ -1032,6 +1043,14 @@ in_console && console_banner == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Linux ve
 in_console && init_seen && console_bootrec == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/ {
 	console_bootrec = $0
 	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/, "", console_bootrec)
+}
+
+# The console's last two kernel records: the guest's end is the kernel's
+# restart (below)
+in_console && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] / {
+	console_prev = console_last
+	console_last = $0
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", console_last)
 }
 
 # The kernel must not complain, on the console, in a test's '#' lines (a
