@@ -20,7 +20,8 @@
 #   plan says; a nested stream without a plan only with kselftest's
 #   "Totals:" line counting its points; a nested stream a forked child
 #   printed again (its plan, then the same points line for line: upstream
-#   pidfd_test's stdio buffer, copied by fork()) read once; 'ok N ... # SKIP reason' is the only
+#   pidfd_test's stdio buffer, copied by fork(); from its TAP version if the
+#   copy ended at a line's end, while the stream is short of its plan) read once; 'ok N ... # SKIP reason' is the only
 #   skip and is allowed only where the plan names its point and reason
 #   (POINT - for the section's '1..0 # SKIP'; a nested '1..0' is a skip,
 #   and one without a SKIP reason no plan line allows); 'not ok' at any depth, a
@@ -348,7 +349,7 @@ function open_stream(d) {
 	st_n[d] = st_before[d] = st_bad[d] = st_version[d] = 0
 	st_totals[d] = -1
 	st_run[d] = st_plan_line[d] = ""
-	st_replay[d] = 0
+	st_replay[d] = st_pending[d] = 0
 }
 
 function close_streams(d,   i) {
@@ -449,6 +450,15 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 				failure(row, sectname ": " $0 ": a second TAP stream in one section")
 				return
 			}
+			# a forked child's copy of the stream (upstream pidfd_test)
+			# whose last buffer ended at a line's end: the parent's
+			# stream again, from its TAP version, while the open one
+			# is short of its plan; a replay if that plan comes next
+			if (d > 0 && st_plan[d] >= 0 && st_before[d] == 0 && st_n[d] < st_plan[d] &&
+			    !st_replay[d] && !st_pending[d]) {
+				st_pending[d] = 1
+				return
+			}
 			# a new nested stream ends the one open at its depth,
 			# which is checked as any other end checks it
 			end_stream(d)
@@ -460,6 +470,16 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 	close_streams(d)
 	if (!st_open[d])
 		open_stream(d)
+	# after a replay's TAP version, anything but the stream's plan again
+	# starts a new stream, as a TAP version does
+	if (st_pending[d]) {
+		st_pending[d] = 0
+		if (c != st_plan_line[d]) {
+			end_stream(d)
+			open_stream(d)
+			st_version[d] = 1
+		}
+	}
 	if (c ~ /^1\.\.[0-9]+/) {
 		# a forked child's copy of the stream's stdio buffer (upstream
 		# pidfd_test): the same plan again, then the same points, line
