@@ -33,8 +33,9 @@
 #   failed cleanly ('not ok', no TIMEOUT, the test exited with status 1)
 #   and the pristine kernel's log beside it (ARCH-pristine.log), a
 #   complete log of the same base, arch and suite without kernel
-#   trouble, fails that point cleanly in its section (not on its
-#   console);
+#   trouble, another boot (INIT's boot id) of another build (its dump's
+#   and console's banner) of the same version, fails that point cleanly
+#   in its section (not on its console);
 # - the guest's identity: the RUN line's smp= (the line the kernel prints
 #   with every CPU up) must be the arch record's (smp_ok, from boot/lib.sh
 #   SMP_OK), the log must hold /init's '@@@ INIT suite=SUITE' of its
@@ -624,10 +625,11 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 # complete one of this base, arch and suite, without kernel trouble (the
 # trouble list on every line, console too: a kernel that oopsed excuses
 # nothing); only its test channel counts for the point, not its console.
-function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why, bad, i) {
+function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why, bad, i,
+    in_k, p_boot, p_kban, p_cban, own) {
 	p = dirname(file) "/" run_arch "-pristine.log"
-	hit = done_p = cons = 0
-	runl = rn = st = bad = ""
+	hit = done_p = cons = in_k = 0
+	runl = rn = st = bad = p_boot = p_kban = p_cban = ""
 	while ((getline line < p) > 0) {
 		sub(/\r+$/, "", line)
 		if (bad == "" && line ~ tre_all)
@@ -636,8 +638,21 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 					bad = p " shows kernel trouble (" tname[i] "): " line
 					break
 				}
-		if (cons)
+		if (cons) {
+			if (p_cban == "" && line ~ /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Linux version /)
+				p_cban = banner_of(line)
 			continue
+		}
+		# its identity: the boot (/init's INIT line), the kernel (the
+		# dump's banner)
+		if (line ~ /^@@@ INIT suite=[^ ]+ boot_id=/ && p_boot == "")
+			p_boot = substr(line, index(line, " boot_id=") + 9)
+		else if (line ~ /^@@@ KLOG BEGIN/)
+			in_k = 1
+		else if (line ~ /^@@@ KLOG END/)
+			in_k = 0
+		else if (in_k && p_kban == "" && line ~ /^<[0-7]>\[ *[0-9]+\.[0-9]+\] Linux version /)
+			p_kban = banner_of(line)
 		if (runl == "") {
 			runl = line
 			tok = line
@@ -680,9 +695,52 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 		return bad
 	if (!done_p || !cons)
 		return p " is not complete (no @@@ DONE or no console): cut short"
+	# another boot of another build of the same version: not this log
+	# again, nor this kernel booted twice
+	own = own_banner()
+	if (p_boot == "" || p_boot == init_boot)
+		return p " is not another boot (its INIT line's boot_id=" p_boot ", this log's " init_boot \
+			"): not the pristine kernel's log"
+	if (p_kban == "" || p_kban != p_cban)
+		return p " does not show one kernel in its kernel-log dump and its console ('" p_kban "', '" p_cban "')"
+	if (own == "" || p_kban == own)
+		return p " is of this log's kernel (its banner '" p_kban "'): not the pristine kernel's"
+	if (version_of(p_kban) != version_of(own))
+		return p " is of kernel " version_of(p_kban) ", this log's " version_of(own) ": not the same version"
 	if (!hit)
 		return p " (the pristine kernel) does not show it in " abi " " test ", failing cleanly"
 	return ""
+}
+
+# A "Linux version ..." record's text; its version word.
+function banner_of(l) {
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", l)
+	return l
+}
+function version_of(b,   w) {
+	split(b, w, " ")
+	return w[3]
+}
+
+# This log's kernel: the first banner of its kernel-log dump (which comes
+# after the sections, so read ahead here; finish_file() holds it against
+# the console's).
+function own_banner(   line, in_k, b) {
+	in_k = 0
+	b = ""
+	while ((getline line < file) > 0) {
+		sub(/\r+$/, "", line)
+		if (line ~ /^@@@ KLOG BEGIN/)
+			in_k = 1
+		else if (line ~ /^@@@ (KLOG END|CONSOLE )/)
+			in_k = 0
+		else if (in_k && line ~ /^<[0-7]>\[ *[0-9]+\.[0-9]+\] Linux version /) {
+			b = banner_of(line)
+			break
+		}
+	}
+	close(file)
+	return b
 }
 
 function finish_file(   i, k, kf, expect) {

@@ -198,7 +198,8 @@ proto_make_case() {
 		edit "$x" '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/{s/^ok 3 c$/not ok 3 c/;s/status=0/status=1/}' ;;
 	a-known-failure-the-pristine-kernel-shows-is-known)
 		edit "$x" '/^@@@ BEGIN i386 sel/,/^@@@ END i386 sel/{s/^ok 3 c$/not ok 3 c/;s/status=0/status=1/}'
-		cp "$x" "$d/x86_64-pristine.log" ;;
+		# the pristine kernel's log: another boot of another build
+		sed 's/boot_id=0c0ffee0-1234-/boot_id=0c0ffee0-7777-/;s/(verdict.sh) #1 SMP$/(verdict.sh) #2 SMP/' "$x" >"$d/x86_64-pristine.log" ;;
 	*) echo "no case $name" >&2; return 1 ;;
 	esac
 	printf '%s\n' "$@"
@@ -338,6 +339,7 @@ a-known-failure-only-on-the-pristine-console-fails-$a|$a-check.log: $a: $S: not 
 a-known-failure-with-a-pristine-log-of-another-base-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
 a-known-failure-with-a-pristine-log-cut-short-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
 a-known-failure-with-the-check-log-as-the-pristine-log-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
+a-known-failure-with-a-pristine-log-of-this-kernel-fails-$a|$a-pristine.log is of this log's kernel (its banner
 a-known-failure-excuses-one-point-only-$a|$a-check.log: $a: $S: not ok 3 point-3
 a-skip-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point-2#SKIP not here: a directive without a blank before its '#'
 a-todo-without-a-blank-before-its-hash-fails-$a|$a-check.log: $a: $S: ok 2 point-2#TODO x: a directive without a blank before its '#'
@@ -617,11 +619,6 @@ plan_make_case() {
 		p=$d/$a-pristine.log
 		cp "$l" "$p"
 		case $name in
-		*-with-the-check-log-as-the-pristine-log-*) ;;	# the same boot, the same kernel
-		# the pristine kernel's log: another boot (boot id) of another build (banner)
-		*) edit "$p" 's/boot_id=0c0ffee0-1234-/boot_id=0c0ffee0-7777-/;s/(plan-logs.awk) #1 SMP$/(plan-logs.awk) #2 SMP/' ;;
-		esac
-		case $name in
 		*-that-timed-out-*) in_sect "$l" "$S" 's/status=1$/status=timeout:60s/' ;;
 		*-only-on-the-pristine-console-*)
 			# the pristine log passes the point; its console shows
@@ -635,6 +632,13 @@ plan_make_case() {
 		*-showing-kernel-trouble-*) plant klog "$(trouble_lines | head -n 1 | cut -f3)" "$p" ;;
 		*-killed-by-a-signal-*) in_sect "$l" "$S" 's/status=1$/status=139/' ;;
 		*-with-another-exit-status-*) in_sect "$l" "$S" 's/status=1$/status=2/' ;;
+		esac
+		case $name in
+		*-with-the-check-log-as-the-pristine-log-*) ;;	# the same boot, the same kernel
+		# another boot of the same build
+		*-of-this-kernel-*) edit "$p" 's/boot_id=0c0ffee0-1234-/boot_id=0c0ffee0-7777-/' ;;
+		# the pristine kernel's log: another boot (boot id) of another build (banner)
+		*) edit "$p" 's/boot_id=0c0ffee0-1234-/boot_id=0c0ffee0-7777-/;s/(plan-logs.awk) #1 SMP$/(plan-logs.awk) #2 SMP/' ;;
 		esac ;;
 	kernel-trouble-*)
 		t=${name#kernel-trouble-}
