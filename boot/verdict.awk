@@ -36,6 +36,10 @@
 #   trouble, another boot (INIT's boot id) of another build (its dump's
 #   and console's banner) of the same version, fails that point cleanly
 #   in its section (not on its console);
+# - each ABI's identity: its hello section (boot/guest-tests/hello.c) says
+#   its binary's word size and uname(2)'s release and machine, which must
+#   be the ABI's (abi_rec, from its arch's record: BITS_ABI, UNAME_MACHINE)
+#   and the kernel banner's version;
 # - the guest's identity: the RUN line's smp= (the line the kernel prints
 #   with every CPU up) must be the arch record's (smp_ok, from boot/lib.sh
 #   SMP_OK), the log must hold /init's '@@@ INIT suite=SUITE' of its
@@ -166,7 +170,7 @@ function start_file() {
 	smp = ""
 	smp_given = 0
 	delete seen_count; delete bad_seen; delete group_count
-	delete used; delete known_used; delete klog_need
+	delete used; delete known_used; delete klog_need; delete hello_release
 	planned_log = 0
 	last_at = 0
 }
@@ -806,6 +810,12 @@ function finish_file(   i, k, kf, expect) {
 					(console_bootrec == "" ? "" : " (its first is of boot_id=" console_bootrec ")") \
 					": a console of another boot")
 		}
+		# the release uname(2) told each ABI's hello: the banner's
+		for (i in hello_release)
+			if ((console_banner != "" || klog_banner != "") &&
+			    hello_release[i] != version_of(klog_banner != "" ? klog_banner : console_banner))
+				failure(arch "/" i, i " hello: uname(2) says release " hello_release[i] ", the kernel's banner '" \
+					(klog_banner != "" ? klog_banner : console_banner) "': another kernel")
 		# the kernel's log, as /init dumped it
 		if (!klog_begins)
 			failure(arch, "no kernel-log dump (@@@ KLOG BEGIN ... END): /init writes it after the last test")
@@ -865,6 +875,14 @@ BEGIN {
 	for (i = 1; i <= n; i++)
 		if ((j = index(f[i], "=")) > 1)
 			base_version[substr(f[i], 1, j - 1)] = substr(f[i], j + 1)
+	# each ABI's word size and uname machine, from its arch's record
+	n = split(abi_rec, f, ";")
+	for (i = 1; i <= n; i++)
+		if ((j = index(f[i], "=")) > 1) {
+			split(substr(f[i], j + 1), w, " ")
+			abi_bits[substr(f[i], 1, j - 1)] = w[1]
+			abi_machine[substr(f[i], 1, j - 1)] = w[2]
+		}
 	# each arch's line for all of its CPUs up, from its record
 	n = split(smp_ok, f, ";")
 	for (i = 1; i <= n; i++)
@@ -1054,6 +1072,32 @@ kind == "INIT" {
 	} else
 		failure(arch, "@@@ INIT " text ": /init could not set it up")
 	next
+}
+
+# An ABI's hello section (boot/guest-tests/hello.c): its binary says its
+# word size and what uname(2) says, which must be what the ABI is (its
+# arch's record: BITS_ABI, UNAME_MACHINE), so that a section of a 32-bit
+# ABI run by 64-bit binaries fails; the release is held against the
+# kernel's banner when the log ends.
+insection && kind == "" && run_arch != "host" && test == "hello" && /^(not )?ok [0-9]+([ \t]|$)/ {
+	k = run_arch "/" abi
+	if (!(k in abi_bits) || abi_bits[k] !~ /^[0-9]+$/ || abi_machine[k] == "")
+		failure(row, sectname ": no word size or uname machine for ABI " abi " (boot/arch/" run_arch "/arch.conf BITS_" abi ", UNAME_MACHINE)")
+	else if ($0 ~ /^(not )?ok 1([ \t]|$)/) {
+		if ($0 != "ok 1 a static " abi_bits[k] "-bit binary runs")
+			failure(row, sectname ": " $0 ": not 'ok 1 a static " abi_bits[k] "-bit binary runs': the ABI " abi " is " \
+				abi_bits[k] "-bit (boot/arch/" run_arch "/arch.conf BITS_" abi ")")
+	} else if ($0 ~ /^(not )?ok 2([ \t]|$)/) {
+		if ($0 !~ /^ok 2 uname reports a Linux kernel # [^ ]+ [^ ]+$/)
+			failure(row, sectname ": " $0 ": not 'ok 2 uname reports a Linux kernel # RELEASE MACHINE'")
+		else {
+			split($0, w, " ")
+			if (w[10] != abi_machine[k])
+				failure(row, sectname ": " $0 ": uname(2) says machine " w[10] ", the ABI " abi "'s is " \
+					abi_machine[k] " (boot/arch/" run_arch "/arch.conf UNAME_MACHINE)")
+			hello_release[abi] = w[9]
+		}
+	}
 }
 
 # TAP inside a section: its own (depth 0), and for a guest, nested TAP

@@ -4,7 +4,7 @@
 #   boot/console.awk), each held against the plan: boot/plan/logs (or
 #   PIDFD_GETFD_PLAN, the self-test's) and boot/plan/trouble, and each
 #   guest log against its arch's record (boot/arch/ARCH/arch.conf: the CPUs
-#   the kernel must bring up) and its base's (boot/base/BASE/base.conf: the
+#   the kernel must bring up, each ABI's word size and uname machine) and its base's (boot/base/BASE/base.conf: the
 #   KERNEL_VERSION its kernel's banner must say). Exit 0 only if every LOG
 #   is there, complete, holds what the plan says and nothing failed.
 set -eu
@@ -14,6 +14,14 @@ smp_ok=
 for a in $(known_arches); do
 	smp_ok="$smp_ok$a=$(load_arch "$a" >/dev/null && echo "$SMP_OK");"
 done
+# each ABI's word size and the machine uname(2) reports to it, from its
+# arch's record (boot/guest-tests/hello.c says both)
+abi_rec=
+for a in $(known_arches); do
+	abi_rec="$abi_rec$(load_arch "$a" >/dev/null && for i in $ABIS; do
+		printf '%s/%s=%s %s;' "$a" "$i" "$(abi_var "$i" BITS)" "$UNAME_MACHINE"
+	done)"
+done
 # each base's kernel version, from its record
 base_kv=
 for b in $(known_bases); do
@@ -21,5 +29,5 @@ for b in $(known_bases); do
 done
 exec awk -v planfile="${PIDFD_GETFD_PLAN:-$TOP/boot/plan/logs}" -v trouble="$TOP/boot/plan/trouble" \
 	-v known_bases="$(known_bases | tr '\n' ' ')" -v known_arches="$(known_arches | tr '\n' ' ')" \
-	-v smp_ok="$smp_ok" -v base_kv="$base_kv" \
+	-v smp_ok="$smp_ok" -v base_kv="$base_kv" -v abi_rec="$abi_rec" \
 	-f "$TOP/boot/console.awk" -f "$TOP/boot/verdict.awk" "$@"

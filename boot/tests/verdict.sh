@@ -84,12 +84,15 @@ good() {
 	boot_id=0c0ffee0-1234-4abc-8def-0123456789ab
 	banner='Linux version 6.1.0 (verdict.sh) #1 SMP'
 	for a in x86_64 arm64; do
-		case $a in x86_64) abis="x86_64 i386" ;; arm64) abis="arm64 armhf" ;; esac
+		case $a in x86_64) abis="x86_64 i386" m=x86_64 ;; arm64) abis="arm64 armhf" m=aarch64 ;; esac
 		{
 			echo "@@@ RUN base=test arch=$a suite=check accel=tcg console=$token smp=$smp"
 			echo "@@@ INIT suite=check boot_id=$boot_id"
 			for abi in $abis; do
-				printf '@@@ BEGIN %s hello\n1..1\nok 1 hello\n\n@@@ END %s hello status=0\n' "$abi" "$abi"
+				# boot/guest-tests/hello.c's lines: the ABI's word size, uname's release and machine
+				case $abi in x86_64 | arm64) w=64 ;; *) w=32 ;; esac
+				printf '@@@ BEGIN %s hello\n1..2\nok 1 a static %s-bit binary runs\n' "$abi" "$w"
+				printf 'ok 2 uname reports a Linux kernel # 6.1.0 %s\n\n@@@ END %s hello status=0\n' "$m" "$abi"
 				[ "$a" = arm64 ] && continue
 				printf '@@@ BEGIN %s sel\n# a diagnostic\n1..3\nok 1 a\n' "$abi"
 				if [ "$abi" = x86_64 ]; then
@@ -141,10 +144,10 @@ proto_make_case() {
 	a-log-with-no-plan-fails)
 		sed '1s/suite=check/suite=bench/; s/INIT suite=check/INIT suite=bench/' "$x" >"$d/x86_64-bench.log"
 		set -- "$@" "$d/x86_64-bench.log" ;;
-	a-duplicate-section-fails) edit "$x" '/^@@@ END x86_64 hello/a @@@ BEGIN x86_64 hello\n1..1\nok 1 hello\n@@@ END x86_64 hello status=0' ;;
+	a-duplicate-section-fails) edit "$x" '/^@@@ END x86_64 hello/a @@@ BEGIN x86_64 hello\n1..2\nok 1 a static 64-bit binary runs\nok 2 uname reports a Linux kernel # 6.1.0 x86_64\n@@@ END x86_64 hello status=0' ;;
 	sections-out-of-order-fail)
 		edit "$x" '/^@@@ BEGIN x86_64 hello/,/^@@@ END x86_64 hello/d'
-		edit "$x" '/^@@@ END x86_64 sel/a @@@ BEGIN x86_64 hello\n1..1\nok 1 hello\n@@@ END x86_64 hello status=0' ;;
+		edit "$x" '/^@@@ END x86_64 sel/a @@@ BEGIN x86_64 hello\n1..2\nok 1 a static 64-bit binary runs\nok 2 uname reports a Linux kernel # 6.1.0 x86_64\n@@@ END x86_64 hello status=0' ;;
 	an-extra-section-fails) edit "$x" '/^@@@ END x86_64 hello/a @@@ BEGIN x86_64 extra\n1..1\nok 1 extra\n@@@ END x86_64 extra status=0' ;;
 	an-end-naming-another-test-fails) edit "$x" 's/^@@@ END x86_64 hello /@@@ END x86_64 sel /' ;;
 	a-second-init-fails) edit "$x" '/^@@@ END x86_64 sel/a [    9.000000] reboot: Restarting system\n@@@ INIT suite=check' ;;
@@ -254,10 +257,17 @@ smp_of() { (. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && echo "$SMP_OK")
 # kv_of BASE: the base record's KERNEL_VERSION
 kv_of() { (unset KERNEL_VERSION; . "$TOP/boot/base/$1/base.conf" && echo "$KERNEL_VERSION"); }
 
+# abi_rec_of ARCH: each ABI's word size and uname machine, from its record
+abi_rec_of() {
+	(. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && for i in $ABIS; do
+		printf '%s=%s %s;' "$i" "$(abi_var "$i" BITS)" "$UNAME_MACHINE"
+	done)
+}
+
 # plan_log DIR BASE ARCH SUITE: the log of that run, as the plan has it
 plan_log() {
 	awk -v base="$2" -v arch="$3" -v suite="$4" -v smp="$(smp_of "$3")" -v token=5e1f0c2a9b7d4e31 \
-		-v kv="$(kv_of "$2")" \
+		-v kv="$(kv_of "$2")" -v abi_rec="$(abi_rec_of "$3")" \
 		-v trouble="$TROUBLE" -f "$TESTS/plan-logs.awk" "$PLAN" >"$1/$3-$4.log"
 }
 # baseline_log FILE BASE ARCH: the host check's log boot/checks/baseline.sh
@@ -371,6 +381,8 @@ a-nested-plan-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # 1..0
 a-nested-skip-under-no-point-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1 # SKIP why: a skip nested under no point of the section
 a-nested-whole-stream-skip-the-plan-allows-passes-$a|the plan
 a-32-bit-abis-hello-run-by-a-64-bit-binary-fails-$a|$a-check.log: $a: $(plan_q '$1 == "section" && $3 == "'"$a"'" && $4 == "check" && $5 != "'"$a"'" { print $5; exit }') hello: ok 1 a static 64-bit binary runs
+a-hello-whose-uname-says-another-kernel-fails-$a|$a-check.log: $a: $a hello: uname(2) says release 5.10.0, the kernel's banner
+a-hello-whose-uname-says-another-machine-fails-$a|: uname(2) says machine i686, the ABI $a's is
 a-kernel-log-dump-without-the-records-of-the-tests-fails-$a|$a-check.log: $a: the kernel-log dump
 a-skip-spelled-skipped-is-a-skip-$a|$a-check.log: $a: $S: ok 2 point-2 # Skipped: not here
 a-nested-skip-spelled-skipped-is-a-skip-$a|$a-check.log: $a: $S: # ok 2 sub-2 # SKIPPED not planned
@@ -507,8 +519,14 @@ plan_make_case() {
 		# boot/guest-tests/hello.c's lines; the ABI other than the
 		# arch's own (32-bit) says its binary is 64-bit
 		for ab in $(plan_q '$1 == "section" && $3 == "'"$a"'" && $4 == "check" && $6 == "hello" { print $5 }'); do
-			in_sect "$l" "$ab hello" "s/^ok 1 point-1\$/ok 1 a static 64-bit binary runs/;s/^ok 2 point-2\$/ok 2 uname reports a Linux kernel # $(kv_of "$b").0 $a/"
+			in_sect "$l" "$ab hello" "s/^ok 1 a static 32-bit binary runs\$/ok 1 a static 64-bit binary runs/"
 		done ;;
+	a-hello-whose-uname-says-another-kernel-fails-*)
+		# the ABI's hello ran under another kernel than the banner's
+		in_sect "$l" "$a hello" 's/^\(ok 2 uname reports a Linux kernel # \)[^ ]*/\15.10.0/' ;;
+	a-hello-whose-uname-says-another-machine-fails-*)
+		# uname(2) under personality(PER_LINUX32), or another arch's
+		in_sect "$l" "$a hello" 's/^\(ok 2 uname reports a Linux kernel # [^ ]*\) .*/\1 i686/' ;;
 	a-kernel-log-dump-without-the-records-of-the-tests-fails-*)
 		# the console shows a record of the tests' time that the dump,
 		# which ends at /init's boot id, lacks (init.c drops records
@@ -691,8 +709,8 @@ run_case() {
 	result=0
 	case $1 in
 	the-good-logs-pass*)
-		if [ $rc != 0 ] || ! grep -qx '13 passed, 0 failed, 1 skipped' "$top/out"; then
-			echo "want: exit 0 and '13 passed, 0 failed, 1 skipped' for the good logs of the plan"
+		if [ $rc != 0 ] || ! grep -qx '17 passed, 0 failed, 1 skipped' "$top/out"; then
+			echo "want: exit 0 and '17 passed, 0 failed, 1 skipped' for the good logs of the plan"
 			result=1
 		fi ;;
 	the-plans-logs-* | *-passes-* | *-is-planned-*)
