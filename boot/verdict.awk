@@ -54,7 +54,9 @@
 #   dump of another boot;
 # - the kernel's log, dumped by /init (@@@ KLOG BEGIN ... END) after the
 #   last test: there, once, complete, of records only, read without error
-#   (@@@ KLOG ERROR), holding the same two lines and every line the trouble
+#   (@@@ KLOG ERROR: /init says so for a record lost to the ring too),
+#   holding /init's record written just before it read the log to its end
+#   ('init: dumping the kernel log, boot_id=' this boot's), the same two lines and every line the trouble
 #   list needs for the log's suite (the debug flavour's checkers);
 # - kernel trouble: a line anywhere in a guest's log (console, dump, a
 #   test's '#' lines) that matches a pattern of boot/plan/trouble.
@@ -165,7 +167,7 @@ function start_file() {
 	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
 	init_seen = 0
 	init_boot = klog_boot = klog_bootrec = console_bootrec = klog_banner = console_banner = ""
-	console_last = console_prev = ""
+	console_last = console_prev = klog_endrec = ""
 	klog_begins = klog_ends = in_klog = klog_records = klog_smp = klog_init = 0
 	smp = ""
 	smp_given = 0
@@ -826,6 +828,18 @@ function finish_file(   i, k, kf, expect) {
 				failure(arch, "the kernel-log dump is empty")
 			if (!klog_init)
 				failure(arch, "the kernel-log dump has no 'Run /init as init process'")
+			# /init's own record, written after the last test, just
+			# before it reads the log to its end (boot/image/init.c
+			# dump_kernel_log(), which says in a KLOG ERROR line any
+			# record lost to the ring: a gap in the kernel's SEQ
+			# numbers): without it the dump is cut short, its records
+			# of the tests' time missing. The dump is the kernel's
+			# whole log; the console is not held against it (it
+			# shows only the records of its level, in its own form)
+			if (klog_endrec != init_boot || init_boot == "")
+				failure(arch, "the kernel-log dump has no record '" KLOG_END_RECORD init_boot \
+					"' (/init writes it after the last test, then dumps the log to its end): a dump cut short" \
+					(klog_endrec == "" ? "" : " (its record is of boot_id=" klog_endrec ")"))
 			if (expect != "" && !klog_smp)
 				failure(arch, "the kernel-log dump has no '" expect "'")
 			for (i = 1; i <= nneed; i++)
@@ -857,6 +871,8 @@ function finish_file(   i, k, kf, expect) {
 }
 
 BEGIN {
+	# /init's record that starts its dump (boot/image/init.c dump_kernel_log())
+	KLOG_END_RECORD = "init: dumping the kernel log, boot_id="
 	if (planfile == "" || trouble == "") {
 		print "verdict.awk: -v planfile=FILE -v trouble=FILE" > "/dev/stderr"
 		exit 2
@@ -1028,6 +1044,8 @@ in_klog && kind == "" && !insection {
 			klog_banner = line
 		if (klog_bootrec == "" && line ~ /^init: boot_id=/)
 			klog_bootrec = substr(line, 15)
+		if (klog_endrec == "" && index(line, KLOG_END_RECORD) == 1)
+			klog_endrec = substr(line, length(KLOG_END_RECORD) + 1)
 		for (i = 1; i <= nneed; i++)
 			if (need_suite[i] == run_suite && line ~ need_re[i])
 				klog_need[i] = 1

@@ -123,6 +123,8 @@ END {
 	close(trouble)
 	print "<6>[    1.000000] Run /init as init process"
 	print "<4>[    1.100000] init: boot_id=" boot_id
+	# /init's record before it dumps the log (boot/image/init.c)
+	print "<6>[    1.900000] init: dumping the kernel log, boot_id=" boot_id
 	print "@@@ KLOG END"
 	print "@@@ DONE"
 	print ""
