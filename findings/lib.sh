@@ -11,12 +11,17 @@ trap 'rm -rf "$T"' EXIT
 D=$T/6.1
 mkdir -p "$D"
 smp_of() { (. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && echo "$SMP_OK"); }
+abi_rec_of() {
+	(. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && for i in $ABIS; do
+		printf '%s=%s %s;' "$i" "$(abi_var "$i" BITS)" "$UNAME_MACHINE"
+	done)
+}
 # good ARCH [SUITE]: $L is the plan's log of ARCH-SUITE (check) of base 6.1
 good() {
 	A=$1 SUITE=${2:-check}
 	L=$D/$A-$SUITE.log
 	awk -v base=6.1 -v arch="$A" -v suite="$SUITE" -v smp="$(smp_of "$A")" -v token=5e1f0c2a9b7d4e31 \
-		-v kv=6.1 -v trouble="$TROUBLE" -f "$TOP/boot/tests/plan-logs.awk" "$PLAN" >"$L"
+		-v kv=6.1 -v abi_rec="$(abi_rec_of "$A")" -v trouble="$TROUBLE" -f "$TOP/boot/tests/plan-logs.awk" "$PLAN" >"$L"
 }
 edit() { sed -i "$2" "$1"; }
 # in_sect LOG "ABI NAME" SED: SED on that section only
