@@ -16,11 +16,9 @@ for a in $(known_arches); do
 done
 # each ABI's word size and the machine uname(2) reports to it, from its
 # arch's record (boot/guest-tests/hello.c says both)
-abi_rec=
+abi_recs=
 for a in $(known_arches); do
-	abi_rec="$abi_rec$(load_arch "$a" >/dev/null && for i in $ABIS; do
-		printf '%s/%s=%s %s;' "$a" "$i" "$(abi_var "$i" BITS)" "$UNAME_MACHINE"
-	done)"
+	abi_recs="$abi_recs$(abi_rec "$a")"
 done
 # each base's kernel version, from its record
 base_kv=
@@ -29,5 +27,5 @@ for b in $(known_bases); do
 done
 exec awk -v planfile="${PIDFD_GETFD_PLAN:-$TOP/boot/plan/logs}" -v trouble="$TOP/boot/plan/trouble" \
 	-v known_bases="$(known_bases | tr '\n' ' ')" -v known_arches="$(known_arches | tr '\n' ' ')" \
-	-v smp_ok="$smp_ok" -v base_kv="$base_kv" -v abi_rec="$abi_rec" \
+	-v smp_ok="$smp_ok" -v base_kv="$base_kv" -v abi_rec="$abi_recs" \
 	-f "$TOP/boot/console.awk" -f "$TOP/boot/verdict.awk" "$@"

@@ -11,11 +11,7 @@ trap 'rm -rf "$T"' EXIT
 D=$T/6.1
 mkdir -p "$D"
 smp_of() { (. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && echo "$SMP_OK"); }
-abi_rec_of() {
-	(. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && for i in $ABIS; do
-		printf '%s=%s %s;' "$i" "$(abi_var "$i" BITS)" "$UNAME_MACHINE"
-	done)
-}
+abi_rec_of() { (. "$TOP/boot/lib.sh" && abi_rec "$1"); }
 # good ARCH [SUITE]: $L is the plan's log of ARCH-SUITE (check) of base 6.1
 good() {
 	A=$1 SUITE=${2:-check}

@@ -1,5 +1,5 @@
 # awk -v base=B -v arch=A -v suite=S -v smp=TEXT -v token=T -v trouble=FILE \
-#     -v kv=VERSION -v abi_rec="ABI=BITS MACHINE;..." -f boot/tests/plan-logs.awk PLAN
+#     -v kv=VERSION -v abi_rec="ARCH/ABI=BITS MACHINE;..." -f boot/tests/plan-logs.awk PLAN
 #
 # The log of a guest that did everything the plan (boot/plan/logs format)
 # says ARCH-SUITE.log of BASE must hold, as boot/run.sh and the guest's
@@ -100,9 +100,9 @@ END {
 				if (i > first)
 					print "ok " i " " skip_point[k, i - first] " # SKIP " skip_reason[k, i - first]
 				else if (kf[2] == "hello" && i == 1)
-					print "ok 1 a static " bits[kf[1]] "-bit binary runs"
+					print "ok 1 a static " bits[arch "/" kf[1]] "-bit binary runs"
 				else if (kf[2] == "hello" && i == 2)
-					print "ok 2 uname reports a Linux kernel # " kv ".0 " machine[kf[1]]
+					print "ok 2 uname reports a Linux kernel # " kv ".0 " machine[arch "/" kf[1]]
 				else if (i <= nparents[k]) {
 					nested(k, nest_parent[k, i])
 					print "ok " i " " nest_parent[k, i]

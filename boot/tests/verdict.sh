@@ -259,11 +259,7 @@ smp_of() { (. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && echo "$SMP_OK")
 kv_of() { (unset KERNEL_VERSION; . "$TOP/boot/base/$1/base.conf" && echo "$KERNEL_VERSION"); }
 
 # abi_rec_of ARCH: each ABI's word size and uname machine, from its record
-abi_rec_of() {
-	(. "$TOP/boot/lib.sh" && load_arch "$1" >/dev/null && for i in $ABIS; do
-		printf '%s=%s %s;' "$i" "$(abi_var "$i" BITS)" "$UNAME_MACHINE"
-	done)
-}
+abi_rec_of() { (. "$TOP/boot/lib.sh" && abi_rec "$1"); }
 
 # plan_log DIR BASE ARCH SUITE: the log of that run, as the plan has it
 plan_log() {
