@@ -28,7 +28,8 @@
 #                        the whole kernel log, at the end, one
 #                        "<LEVEL>[SECONDS] TEXT" line a record, of the
 #                        boot UUID
-#   @@@ KLOG ERROR TEXT  /init could not read it (inside the dump)
+#   @@@ KLOG ERROR TEXT  /init could not read it, or not all of it: records
+#                        lost to the ring (inside the dump)
 #   @@@ DONE             the guest reached its end: the last marker
 #   @@@ HOST TEXT        boot/run.sh: QEMU timed out or failed
 #   @@@ CONSOLE DEVICE TOKEN

@@ -95,6 +95,14 @@ derive_arch() {
 	fi
 }
 
+# abi_rec ARCH: each of ARCH's ABIs as the verdict holds its hello section
+# to, from its record: "ARCH/ABI=BITS UNAME_MACHINE;" each
+abi_rec() {
+	(load_arch "$1" >/dev/null && for _abi in $ABIS; do
+		printf '%s/%s=%s %s;' "$1" "$_abi" "$(abi_var "$_abi" BITS)" "$UNAME_MACHINE"
+	done)
+}
+
 # load_flavour NAME: a kernel flavour (boot/flavour/NAME/): its settings
 # (flavour.conf) replace the loaded arch's; build.sh adds its kernel.config.
 # INITRD_LAYER=NAME there boots $BCACHE/initramfs-ARCH-NAME.cpio, which

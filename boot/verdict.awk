@@ -20,9 +20,11 @@
 #   plan says; a nested stream without a plan only with kselftest's
 #   "Totals:" line counting its points; a nested stream a forked child
 #   printed again (its plan, then the same points line for line: upstream
-#   pidfd_test's stdio buffer, copied by fork()) read once; 'ok N ... # SKIP reason' is the only
+#   pidfd_test's stdio buffer, copied by fork(); from its TAP version if the
+#   copy ended at a line's end, while the stream is short of its plan) read once; 'ok N ... # SKIP reason' is the only
 #   skip and is allowed only where the plan names its point and reason
-#   (POINT - for the section's '1..0 # SKIP'); 'not ok' at any depth, a
+#   (POINT - for the section's '1..0 # SKIP'; a nested '1..0' is a skip,
+#   and one without a SKIP reason no plan line allows); 'not ok' at any depth, a
 #   TODO, XFAIL or XPASS directive, a directive without a blank before
 #   its '#' ('ok 1 d#SKIP'), 'Bail out!', a TAP point outside a
 #   section, a TAP line split by a kernel message each fail;
@@ -31,8 +33,13 @@
 #   failed cleanly ('not ok', no TIMEOUT, the test exited with status 1)
 #   and the pristine kernel's log beside it (ARCH-pristine.log), a
 #   complete log of the same base, arch and suite without kernel
-#   trouble, fails that point cleanly in its section (not on its
-#   console);
+#   trouble, another boot (INIT's boot id) of another build (its dump's
+#   and console's banner) of the same version, fails that point cleanly
+#   in its section (not on its console);
+# - each ABI's identity: its hello section (boot/guest-tests/hello.c) says
+#   its binary's word size and uname(2)'s release and machine, which must
+#   be the ABI's (abi_rec, from its arch's record: BITS_ABI, UNAME_MACHINE)
+#   and the kernel banner's version;
 # - the guest's identity: the RUN line's smp= (the line the kernel prints
 #   with every CPU up) must be the arch record's (smp_ok, from boot/lib.sh
 #   SMP_OK), the log must hold /init's '@@@ INIT suite=SUITE' of its
@@ -47,7 +54,9 @@
 #   dump of another boot;
 # - the kernel's log, dumped by /init (@@@ KLOG BEGIN ... END) after the
 #   last test: there, once, complete, of records only, read without error
-#   (@@@ KLOG ERROR), holding the same two lines and every line the trouble
+#   (@@@ KLOG ERROR: /init says so for a record lost to the ring too),
+#   holding /init's record written just before it read the log to its end
+#   ('init: dumping the kernel log, boot_id=' this boot's), the same two lines and every line the trouble
 #   list needs for the log's suite (the debug flavour's checkers);
 # - kernel trouble: a line anywhere in a guest's log (console, dump, a
 #   test's '#' lines) that matches a pattern of boot/plan/trouble.
@@ -158,11 +167,12 @@ function start_file() {
 	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
 	init_seen = 0
 	init_boot = klog_boot = klog_bootrec = console_bootrec = klog_banner = console_banner = ""
+	console_last = console_prev = klog_endrec = ""
 	klog_begins = klog_ends = in_klog = klog_records = klog_smp = klog_init = 0
 	smp = ""
 	smp_given = 0
 	delete seen_count; delete bad_seen; delete group_count
-	delete used; delete known_used; delete klog_need
+	delete used; delete known_used; delete klog_need; delete hello_release
 	planned_log = 0
 	last_at = 0
 }
@@ -291,26 +301,28 @@ function end_section(   k, expect, i, n) {
 		failure(row, sectname ": exited with status " status ", which no failed or skipped point explains")
 }
 
-# The directive of a TAP point: the word after its last ' #' that is
-# SKIP, TODO, XFAIL, XPASS or TIMEOUT (kselftest.h, kselftest/runner.sh),
-# upper-cased, or "".
+# The directive of a TAP point: the word after its ' #' that starts with
+# SKIP or TODO, any case (TAP 14: "# SKIP\S*\s+", so '# Skipped: why' and
+# '# SKIPPED why' are skips), or is XFAIL, XPASS or TIMEOUT (kselftest.h,
+# kselftest/runner.sh), as SKIP, TODO, XFAIL, XPASS, TIMEOUT, or "".
 function directive(l,   d) {
 	d = ""
-	if (match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]([^A-Za-z]|$)/))
+	if (match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/))
 		d = "SKIP"
-	else if (match(l, /[ \t]#[ \t]*([Tt][Oo][Dd][Oo]|XFAIL|XPASS|TIMEOUT)([^A-Za-z]|$)/)) {
+	else if (match(l, /[ \t]#[ \t]*[Tt][Oo][Dd][Oo]/))
+		d = "TODO"
+	else if (match(l, /[ \t]#[ \t]*(XFAIL|XPASS|TIMEOUT)([^A-Za-z]|$)/)) {
 		d = substr(l, RSTART, RLENGTH)
 		sub(/^[ \t]#[ \t]*/, "", d)
-		d = toupper(substr(d, 1, 4)) == "TODO" ? "TODO" : substr(d, 1, 5) == "XFAIL" ? "XFAIL" : \
-			substr(d, 1, 5) == "XPASS" ? "XPASS" : "TIMEOUT"
+		d = substr(d, 1, 5) == "XFAIL" ? "XFAIL" : substr(d, 1, 5) == "XPASS" ? "XPASS" : "TIMEOUT"
 	}
 	return d
 }
 
-# The reason of a skip: the text after SKIP, blanks squeezed, none at
-# either end.
+# The reason of a skip: the text after its SKIP word (TAP 14: SKIP\S*, so
+# 'Skipped:' is the word), blanks squeezed, none at either end.
 function skip_reason(l) {
-	match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/)
+	match(l, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp][^ \t]*/)
 	l = substr(l, RSTART + RLENGTH)
 	gsub(/[ \t]+/, " ", l)
 	sub(/^ /, "", l)
@@ -344,7 +356,7 @@ function open_stream(d) {
 	st_n[d] = st_before[d] = st_bad[d] = st_version[d] = 0
 	st_totals[d] = -1
 	st_run[d] = st_plan_line[d] = ""
-	st_replay[d] = 0
+	st_replay[d] = st_pending[d] = 0
 }
 
 function close_streams(d,   i) {
@@ -410,7 +422,9 @@ function bind_nested_skips(d, name,   i) {
 		if (d > 0)
 			continue
 		nsk_level[i] = -1
-		if (!skip_allowed(nsk_name[i], nsk_reason[i]))
+		if (nsk_reason[i] == "")
+			nested_failure(nsk_line[i] ": a plan of 0 points without a SKIP reason: a skip of its stream (TAP) that no plan line can allow (point " nsk_name[i] ", " planfile ")")
+		else if (!skip_allowed(nsk_name[i], nsk_reason[i]))
 			nested_failure(nsk_line[i] ": a skip the plan does not allow (point " nsk_name[i] ", " planfile ")")
 	}
 }
@@ -443,6 +457,15 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 				failure(row, sectname ": " $0 ": a second TAP stream in one section")
 				return
 			}
+			# a forked child's copy of the stream (upstream pidfd_test)
+			# whose last buffer ended at a line's end: the parent's
+			# stream again, from its TAP version, while the open one
+			# is short of its plan; a replay if that plan comes next
+			if (d > 0 && st_plan[d] >= 0 && st_before[d] == 0 && st_n[d] < st_plan[d] &&
+			    !st_replay[d] && !st_pending[d]) {
+				st_pending[d] = 1
+				return
+			}
 			# a new nested stream ends the one open at its depth,
 			# which is checked as any other end checks it
 			end_stream(d)
@@ -454,6 +477,16 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 	close_streams(d)
 	if (!st_open[d])
 		open_stream(d)
+	# after a replay's TAP version, anything but the stream's plan again
+	# starts a new stream, as a TAP version does
+	if (st_pending[d]) {
+		st_pending[d] = 0
+		if (c != st_plan_line[d]) {
+			end_stream(d)
+			open_stream(d)
+			st_version[d] = 1
+		}
+	}
 	if (c ~ /^1\.\.[0-9]+/) {
 		# a forked child's copy of the stream's stdio buffer (upstream
 		# pidfd_test): the same plan again, then the same points, line
@@ -470,11 +503,16 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		st_plan_line[d] = c
 		st_plan[d] = substr(c, 4) + 0
 		st_before[d] = st_n[d]
+		# a nested plan of 0 points is a skip of its stream, SKIP or
+		# not (TAP: "1..0" skips it; kselftest_harness.h prints a bare
+		# "1..0" when no test is registered): the plan must allow it
 		if (d > 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
 			if (st_plan[d] != 0)
 				nested_failure($0 ": a plan of more than 0 points that says SKIP")
 			else
 				nested_skip(d, "-", $0, skip_reason(c))
+		} else if (d > 0 && st_plan[d] == 0) {
+			nested_skip(d, "-", $0, "")
 		} else if (d == 0 && c ~ /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]/) {
 			if (st_plan[d] != 0)
 				failure(row, sectname ": " $0 ": a plan of more than 0 points that says SKIP")
@@ -593,10 +631,11 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 # complete one of this base, arch and suite, without kernel trouble (the
 # trouble list on every line, console too: a kernel that oopsed excuses
 # nothing); only its test channel counts for the point, not its console.
-function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why, bad, i) {
+function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn, why, bad, i,
+    in_k, p_boot, p_kban, p_cban, own) {
 	p = dirname(file) "/" run_arch "-pristine.log"
-	hit = done_p = cons = 0
-	runl = rn = st = bad = ""
+	hit = done_p = cons = in_k = 0
+	runl = rn = st = bad = p_boot = p_kban = p_cban = ""
 	while ((getline line < p) > 0) {
 		sub(/\r+$/, "", line)
 		if (bad == "" && line ~ tre_all)
@@ -605,8 +644,21 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 					bad = p " shows kernel trouble (" tname[i] "): " line
 					break
 				}
-		if (cons)
+		if (cons) {
+			if (p_cban == "" && line ~ /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Linux version /)
+				p_cban = banner_of(line)
 			continue
+		}
+		# its identity: the boot (/init's INIT line), the kernel (the
+		# dump's banner)
+		if (line ~ /^@@@ INIT suite=[^ ]+ boot_id=/ && p_boot == "")
+			p_boot = substr(line, index(line, " boot_id=") + 9)
+		else if (line ~ /^@@@ KLOG BEGIN/)
+			in_k = 1
+		else if (line ~ /^@@@ KLOG END/)
+			in_k = 0
+		else if (in_k && p_kban == "" && line ~ /^<[0-7]>\[ *[0-9]+\.[0-9]+\] Linux version /)
+			p_kban = banner_of(line)
 		if (runl == "") {
 			runl = line
 			tok = line
@@ -649,9 +701,52 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 		return bad
 	if (!done_p || !cons)
 		return p " is not complete (no @@@ DONE or no console): cut short"
+	# another boot of another build of the same version: not this log
+	# again, nor this kernel booted twice
+	own = own_banner()
+	if (p_boot == "" || p_boot == init_boot)
+		return p " is not another boot (its INIT line's boot_id=" p_boot ", this log's " init_boot \
+			"): not the pristine kernel's log"
+	if (p_kban == "" || p_kban != p_cban)
+		return p " does not show one kernel in its kernel-log dump and its console ('" p_kban "', '" p_cban "')"
+	if (own == "" || p_kban == own)
+		return p " is of this log's kernel (its banner '" p_kban "'): not the pristine kernel's"
+	if (version_of(p_kban) != version_of(own))
+		return p " is of kernel " version_of(p_kban) ", this log's " version_of(own) ": not the same version"
 	if (!hit)
 		return p " (the pristine kernel) does not show it in " abi " " test ", failing cleanly"
 	return ""
+}
+
+# A "Linux version ..." record's text; its version word.
+function banner_of(l) {
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", l)
+	return l
+}
+function version_of(b,   w) {
+	split(b, w, " ")
+	return w[3]
+}
+
+# This log's kernel: the first banner of its kernel-log dump (which comes
+# after the sections, so read ahead here; finish_file() holds it against
+# the console's).
+function own_banner(   line, in_k, b) {
+	in_k = 0
+	b = ""
+	while ((getline line < file) > 0) {
+		sub(/\r+$/, "", line)
+		if (line ~ /^@@@ KLOG BEGIN/)
+			in_k = 1
+		else if (line ~ /^@@@ (KLOG END|CONSOLE )/)
+			in_k = 0
+		else if (in_k && line ~ /^<[0-7]>\[ *[0-9]+\.[0-9]+\] Linux version /) {
+			b = banner_of(line)
+			break
+		}
+	}
+	close(file)
+	return b
 }
 
 function finish_file(   i, k, kf, expect) {
@@ -683,6 +778,16 @@ function finish_file(   i, k, kf, expect) {
 		if (console_seen && !init_seen)
 			failure(arch, "the kernel's console has no 'Run /init as init process' after its CPUs came up")
 		# one boot, one kernel: the channel's, the dump's, the console's
+		# the guest's end: /init's reboot(RB_AUTOBOOT), the kernel's
+		# kernel_restart() (kernel/reboot.c, pr_emerg "reboot: Restarting
+		# system", both bases), then on x86 native_machine_restart()'s
+		# pr_notice "reboot: machine restart" if the console's level shows
+		# it; a console that stops before (a guest that reset or hung
+		# without a word, a console cut short) does not show the end
+		if (console_seen && console_last != "reboot: Restarting system" &&
+		    !(console_last == "reboot: machine restart" && console_prev == "reboot: Restarting system"))
+			failure(arch, "the kernel's console does not end with the kernel's 'reboot: Restarting system' (/init's reboot, kernel/reboot.c kernel_restart()): " \
+				(console_last == "" ? "no kernel record" : "its last record is '" console_last "'") ": the guest did not reach its restart")
 		if (console_seen && console_banner == "")
 			failure(arch, "the kernel's console has no 'Linux version' banner")
 		if (klog_begins && klog_banner == "")
@@ -707,6 +812,12 @@ function finish_file(   i, k, kf, expect) {
 					(console_bootrec == "" ? "" : " (its first is of boot_id=" console_bootrec ")") \
 					": a console of another boot")
 		}
+		# the release uname(2) told each ABI's hello: the banner's
+		for (i in hello_release)
+			if ((console_banner != "" || klog_banner != "") &&
+			    hello_release[i] != version_of(klog_banner != "" ? klog_banner : console_banner))
+				failure(arch "/" i, i " hello: uname(2) says release " hello_release[i] ", the kernel's banner '" \
+					(klog_banner != "" ? klog_banner : console_banner) "': another kernel")
 		# the kernel's log, as /init dumped it
 		if (!klog_begins)
 			failure(arch, "no kernel-log dump (@@@ KLOG BEGIN ... END): /init writes it after the last test")
@@ -717,6 +828,18 @@ function finish_file(   i, k, kf, expect) {
 				failure(arch, "the kernel-log dump is empty")
 			if (!klog_init)
 				failure(arch, "the kernel-log dump has no 'Run /init as init process'")
+			# /init's own record, written after the last test, just
+			# before it reads the log to its end (boot/image/init.c
+			# dump_kernel_log(), which says in a KLOG ERROR line any
+			# record lost to the ring: a gap in the kernel's SEQ
+			# numbers): without it the dump is cut short, its records
+			# of the tests' time missing. The dump is the kernel's
+			# whole log; the console is not held against it (it
+			# shows only the records of its level, in its own form)
+			if (klog_endrec != init_boot || init_boot == "")
+				failure(arch, "the kernel-log dump has no record '" KLOG_END_RECORD init_boot \
+					"' (/init writes it after the last test, then dumps the log to its end): a dump cut short" \
+					(klog_endrec == "" ? "" : " (its record is of boot_id=" klog_endrec ")"))
 			if (expect != "" && !klog_smp)
 				failure(arch, "the kernel-log dump has no '" expect "'")
 			for (i = 1; i <= nneed; i++)
@@ -748,6 +871,8 @@ function finish_file(   i, k, kf, expect) {
 }
 
 BEGIN {
+	# /init's record that starts its dump (boot/image/init.c dump_kernel_log())
+	KLOG_END_RECORD = "init: dumping the kernel log, boot_id="
 	if (planfile == "" || trouble == "") {
 		print "verdict.awk: -v planfile=FILE -v trouble=FILE" > "/dev/stderr"
 		exit 2
@@ -766,6 +891,14 @@ BEGIN {
 	for (i = 1; i <= n; i++)
 		if ((j = index(f[i], "=")) > 1)
 			base_version[substr(f[i], 1, j - 1)] = substr(f[i], j + 1)
+	# each ABI's word size and uname machine, from its arch's record
+	n = split(abi_rec, f, ";")
+	for (i = 1; i <= n; i++)
+		if ((j = index(f[i], "=")) > 1) {
+			split(substr(f[i], j + 1), w, " ")
+			abi_bits[substr(f[i], 1, j - 1)] = w[1]
+			abi_machine[substr(f[i], 1, j - 1)] = w[2]
+		}
 	# each arch's line for all of its CPUs up, from its record
 	n = split(smp_ok, f, ";")
 	for (i = 1; i <= n; i++)
@@ -911,6 +1044,8 @@ in_klog && kind == "" && !insection {
 			klog_banner = line
 		if (klog_bootrec == "" && line ~ /^init: boot_id=/)
 			klog_bootrec = substr(line, 15)
+		if (klog_endrec == "" && index(line, KLOG_END_RECORD) == 1)
+			klog_endrec = substr(line, length(KLOG_END_RECORD) + 1)
 		for (i = 1; i <= nneed; i++)
 			if (need_suite[i] == run_suite && line ~ need_re[i])
 				klog_need[i] = 1
@@ -955,6 +1090,32 @@ kind == "INIT" {
 	} else
 		failure(arch, "@@@ INIT " text ": /init could not set it up")
 	next
+}
+
+# An ABI's hello section (boot/guest-tests/hello.c): its binary says its
+# word size and what uname(2) says, which must be what the ABI is (its
+# arch's record: BITS_ABI, UNAME_MACHINE), so that a section of a 32-bit
+# ABI run by 64-bit binaries fails; the release is held against the
+# kernel's banner when the log ends.
+insection && kind == "" && run_arch != "host" && test == "hello" && /^(not )?ok [0-9]+([ \t]|$)/ {
+	k = run_arch "/" abi
+	if (!(k in abi_bits) || abi_bits[k] !~ /^[0-9]+$/ || abi_machine[k] == "")
+		failure(row, sectname ": no word size or uname machine for ABI " abi " (boot/arch/" run_arch "/arch.conf BITS_" abi ", UNAME_MACHINE)")
+	else if ($0 ~ /^(not )?ok 1([ \t]|$)/) {
+		if ($0 != "ok 1 a static " abi_bits[k] "-bit binary runs")
+			failure(row, sectname ": " $0 ": not 'ok 1 a static " abi_bits[k] "-bit binary runs': the ABI " abi " is " \
+				abi_bits[k] "-bit (boot/arch/" run_arch "/arch.conf BITS_" abi ")")
+	} else if ($0 ~ /^(not )?ok 2([ \t]|$)/) {
+		if ($0 !~ /^ok 2 uname reports a Linux kernel # [^ ]+ [^ ]+$/)
+			failure(row, sectname ": " $0 ": not 'ok 2 uname reports a Linux kernel # RELEASE MACHINE'")
+		else {
+			split($0, w, " ")
+			if (w[10] != abi_machine[k])
+				failure(row, sectname ": " $0 ": uname(2) says machine " w[10] ", the ABI " abi "'s is " \
+					abi_machine[k] " (boot/arch/" run_arch "/arch.conf UNAME_MACHINE)")
+			hello_release[abi] = w[9]
+		}
+	}
 }
 
 # TAP inside a section: its own (depth 0), and for a guest, nested TAP
@@ -1022,6 +1183,14 @@ in_console && console_banner == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] Linux ve
 in_console && init_seen && console_bootrec == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/ {
 	console_bootrec = $0
 	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/, "", console_bootrec)
+}
+
+# The console's last two kernel records: the guest's end is the kernel's
+# restart (below)
+in_console && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] / {
+	console_prev = console_last
+	console_last = $0
+	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", console_last)
 }
 
 # The kernel must not complain, on the console, in a test's '#' lines (a

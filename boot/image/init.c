@@ -415,30 +415,47 @@ static void log_boot_id(const char *id)
 }
 
 /*
- * The kernel's log, every record still in its ring, from /dev/kmsg (which
- * a test's 'dmesg -C' does not empty), as "<LEVEL>[SECONDS] TEXT" lines.
- * The verdict requires it in every guest's log: a log it could not read
- * (open or read failed, or not one record came) says so in a line of its
- * own, "@@@ KLOG ERROR ...", which fails the verdict.
+ * The kernel's log, every record of the boot, from /dev/kmsg (which a
+ * test's 'dmesg -C' does not empty), as "<LEVEL>[SECONDS] TEXT" lines.
+ * The verdict requires it in every guest's log, whole: a log it could not
+ * read (open or read failed, or not one record came), or not all of it,
+ * says so in a line of its own, "@@@ KLOG ERROR ...", which fails the
+ * verdict. Not all of it: the kernel numbers its records from 0 at boot
+ * (SEQ, kernel/printk/printk_ringbuffer.c: the first record's is 0), and
+ * a record overwritten in the ring before it is read leaves a gap there
+ * (and EPIPE, if it was the next one to read). Before reading, /init
+ * writes its own record, "init: dumping the kernel log, boot_id=UUID":
+ * the dump must hold it (the verdict), so it was read to after the
+ * last test, not cut short before.
  */
 static void dump_kernel_log(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int wfd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	unsigned long records = 0;
-	char id[64];
+	unsigned long long next = 0;	/* the SEQ due */
+	char id[64], line[128];
+	int len;
 
 	read_boot_id(id, sizeof(id));
 	say("@@@ KLOG BEGIN boot_id=%s\n", id);
+	len = snprintf(line, sizeof(line), "<6>init: dumping the kernel log, boot_id=%s\n", id);
+	if (wfd < 0 || write(wfd, line, len) != len)
+		say("@@@ KLOG ERROR writing its end record to /dev/kmsg: %s\n", strerror(errno));
+	if (wfd >= 0)
+		close(wfd);
 	if (fd < 0)
 		say("@@@ KLOG ERROR open /dev/kmsg: %s\n", strerror(errno));
 	while (fd >= 0) {
 		char rec[8192], *text, *nl;
-		unsigned long long usec;
+		unsigned long long usec, seq;
 		ssize_t n = read(fd, rec, sizeof(rec) - 1);
 		int prio;
 
-		if (n < 0 && errno == EPIPE)	/* records lost to the ring */
+		if (n < 0 && errno == EPIPE) {	/* the next record was overwritten */
+			say("@@@ KLOG ERROR read /dev/kmsg: records lost to the ring (EPIPE) after SEQ %llu\n", next);
 			continue;
+		}
 		if (n < 0 && errno == EAGAIN)	/* the end of the ring */
 			break;
 		if (n <= 0) {
@@ -448,10 +465,14 @@ static void dump_kernel_log(void)
 		rec[n] = 0;
 		/* "PRIO,SEQ,USEC,FLAGS;TEXT\n" and continuation lines */
 		text = strchr(rec, ';');
-		if (!text || sscanf(rec, "%d,%*u,%llu", &prio, &usec) != 2) {
+		if (!text || sscanf(rec, "%d,%llu,%llu", &prio, &seq, &usec) != 3) {
 			say("@@@ KLOG ERROR read /dev/kmsg: a record not in its format\n");
 			continue;
 		}
+		if (seq != next)
+			say("@@@ KLOG ERROR read /dev/kmsg: SEQ %llu, %llu due: %s\n", seq, next,
+			    seq > next ? "records lost to the ring" : "a record again");
+		next = seq + 1;
 		nl = strchr(++text, '\n');
 		if (nl)
 			*nl = 0;

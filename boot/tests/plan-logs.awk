@@ -1,12 +1,14 @@
 # awk -v base=B -v arch=A -v suite=S -v smp=TEXT -v token=T -v trouble=FILE \
-#     -v kv=VERSION -f boot/tests/plan-logs.awk PLAN
+#     -v kv=VERSION -v abi_rec="ARCH/ABI=BITS MACHINE;..." -f boot/tests/plan-logs.awk PLAN
 #
 # The log of a guest that did everything the plan (boot/plan/logs format)
 # says ARCH-SUITE.log of BASE must hold, as boot/run.sh and the guest's
 # /init (boot/image/init.c) write it: its RUN line (smp=TEXT, the arch
 # record's line, boot/lib.sh SMP_OK), /init's line with the boot's id,
 # every planned section in order with a TAP version, a plan and its
-# points, each planned skip on a point named as the plan's POINT (the last
+# points (an ABI's hello section as boot/guest-tests/hello.c prints it, of
+# the ABI's word size and uname machine, abi_rec), each planned skip on a
+# point named as the plan's POINT (the last
 # points of the section; POINT - is the whole section's '1..0 # SKIP'; a
 # nested PARENT>POINT is a point of a TAP stream nested under the
 # section's first points, each named PARENT, as kselftest's runner prints
@@ -14,7 +16,7 @@
 # with the boot's identity (the banner of a kernel of VERSION, the base
 # record's, the CPUs, /init's start and its boot id) and the lines the
 # trouble list needs for SUITE, DONE, and the kernel's console with the
-# same identity. boot/tests/verdict.sh makes its cases from it, so that
+# same identity, to the kernel's restart. boot/tests/verdict.sh makes its cases from it, so that
 # they follow the plan.
 
 function matches(f) {
@@ -72,6 +74,13 @@ function nested(k, p,   i, n) {
 END {
 	# the kernel's boot id, and its banner: the base's version (kv)
 	boot_id = "0c0ffee0-1234-4abc-8def-0123456789ab"
+	nr = split(abi_rec, rf, ";")
+	for (i = 1; i <= nr; i++)
+		if ((j = index(rf[i], "=")) > 1) {
+			split(substr(rf[i], j + 1), w, " ")
+			bits[substr(rf[i], 1, j - 1)] = w[1]
+			machine[substr(rf[i], 1, j - 1)] = w[2]
+		}
 	banner = "Linux version " kv ".0 (plan-logs.awk) #1 SMP"
 	print "@@@ RUN base=" base " arch=" arch " suite=" suite " accel=tcg console=" token " smp=" smp
 	print "@@@ INIT suite=" suite " boot_id=" boot_id
@@ -90,6 +99,10 @@ END {
 			for (i = 1; i <= points[k]; i++)
 				if (i > first)
 					print "ok " i " " skip_point[k, i - first] " # SKIP " skip_reason[k, i - first]
+				else if (kf[2] == "hello" && i == 1)
+					print "ok 1 a static " bits[arch "/" kf[1]] "-bit binary runs"
+				else if (kf[2] == "hello" && i == 2)
+					print "ok 2 uname reports a Linux kernel # " kv ".0 " machine[arch "/" kf[1]]
 				else if (i <= nparents[k]) {
 					nested(k, nest_parent[k, i])
 					print "ok " i " " nest_parent[k, i]
@@ -110,6 +123,8 @@ END {
 	close(trouble)
 	print "<6>[    1.000000] Run /init as init process"
 	print "<4>[    1.100000] init: boot_id=" boot_id
+	# /init's record before it dumps the log (boot/image/init.c)
+	print "<6>[    1.900000] init: dumping the kernel log, boot_id=" boot_id
 	print "@@@ KLOG END"
 	print "@@@ DONE"
 	print ""
@@ -118,4 +133,6 @@ END {
 	print "[    0.100000] " smp
 	print "[    1.000000] Run /init as init process"
 	print "[    1.100000] init: boot_id=" boot_id
+	# the guest's end: /init's reboot (kernel/reboot.c kernel_restart())
+	print "[    2.000000] reboot: Restarting system"
 }
