@@ -224,6 +224,12 @@ static int decide_call(const struct served *s, const struct seccomp_notif *req, 
 		ret = -1;
 		goto out;
 	}
+	/* bind-agent's journal: a bind made, should we die before answering */
+	if (notif_hook && notif_hook(s, req, c, NOTIF_BINDING)) {
+		FAILED("the journal of notifications in flight");
+		ret = -1;
+		goto out;
+	}
 	/* Until the answer is delivered (see remember_bind()). */
 	remember_bind(c, req->id);
 	c->tried = 1;
