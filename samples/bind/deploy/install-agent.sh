@@ -24,7 +24,7 @@ LIBDIR=/usr/lib/$($CC -dumpmachine)
 mkdir -p "$PREFIX/sbin" "$PREFIX/share/man/man8" "$UNITDIR" "$CONFDIR"
 $CC -std=gnu11 -O2 -g0 -Wall -Wextra -Werror -static -I"$TOP/uapi" -pthread \
 	-I/usr/include/json-c -o "$PREFIX/sbin/bind-agent.new" \
-	"$BIND/agent/bind-agent.c" "$BIND"/lib/*.c "$BIND/agent/agent-log.c" "$BIND/agent/sd-daemon.c" \
+	"$BIND/agent/bind-agent.c" "$BIND"/lib/*.c "$BIND/agent/agent-log.c" "$BIND/agent/sd-daemon.c" "$BIND/agent/fdstore.c" \
 	"$TOP/samples/seccomp/user-trap-helper.c" "$LIBDIR/libjson-c.a"
 mv -f "$PREFIX/sbin/bind-agent.new" "$PREFIX/sbin/bind-agent"
 for m in bind-agent.8 bind-supervisor.8; do
