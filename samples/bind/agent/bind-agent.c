@@ -243,15 +243,7 @@ static struct json_object *read_message(struct client *c)
 /* Whether @fd is a seccomp listener (the kernel's name for its inode). */
 static int is_listener(int fd)
 {
-	char path[64], target[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return 0;
-	target[n] = '\0';
-	return !strcmp(target, "anon_inode:seccomp notify");
+	return fd_link_is(fd, "anon_inode:seccomp notify");
 }
 
 static struct json_object *member(struct json_object *o, const char *key, json_type type)

@@ -156,10 +156,9 @@ int record_memfd(const struct container_record *r)
 	return fd;
 }
 
-/* Whether @fd is a memfd we named @name (its /proc/self/fd link) */
-static int our_memfd(int fd, const char *name)
+int fd_link_is(int fd, const char *want)
 {
-	char path[64], target[128], want[128];
+	char path[64], target[128];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
@@ -167,8 +166,16 @@ static int our_memfd(int fd, const char *name)
 	if (n < 0)
 		return 0;
 	target[n] = '\0';
-	snprintf(want, sizeof(want), "/memfd:%s (deleted)", name);
 	return !strcmp(target, want);
+}
+
+/* Whether @fd is a memfd we named @name */
+static int our_memfd(int fd, const char *name)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "/memfd:%s (deleted)", name);
+	return fd_link_is(fd, want);
 }
 
 int record_read(int fd, struct container_record *r, char *err, size_t errlen)

@@ -31,6 +31,8 @@
 #define FDNAME_MAX 255
 #define JOURNAL_FDNAME "journal"
 
+/* Whether @fd's /proc/self/fd link reads @want ("anon_inode:seccomp notify") */
+int fd_link_is(int fd, const char *want);
 /* 1 if @id is a container id we take: 1-128 of [A-Za-z0-9_+-.] */
 int valid_container_id(const char *id);
 /*

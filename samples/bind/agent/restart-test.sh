@@ -56,7 +56,8 @@ mgr_restart() { systemctl restart "$svc"; }
 mgr_crash() { systemctl kill -s KILL "$svc"; }
 mgr_reload() { systemctl reload "$svc"; }
 mgr_pid() { systemctl show -P MainPID "$svc"; }
-cursor=$(journalctl -q -n 0 --show-cursor 2>/dev/null | sed -n 's/^-- cursor: //p')
+# (the journal's last entry now: the agent's log is what comes after it)
+cursor=$(journalctl -q -n 1 --show-cursor 2>/dev/null | sed -n 's/^-- cursor: //p')
 mgr_log() {
 	if [ -n "$cursor" ]; then
 		journalctl -q -o cat --no-pager -u "$svc" --after-cursor="$cursor"
@@ -142,7 +143,7 @@ listening=0
 mgr_setup || { echo "Bail out! cannot set up $svc"; exit 1; }
 wait_log "listening on" 1 || { echo "Bail out! the agent does not start"; exit 1; }
 listening=1
-say "agent: $bin, main pid $(mgr_pid)"
+say "agent: $bin, main pid $(mgr_pid); kernel $(uname -r); $(systemctl --version 2>/dev/null | head -n 1)"
 
 # All along: a container that binds tcp:82 every 0.2 s, each answer
 # checked against getsockname(); it must never see ENOSYS.
