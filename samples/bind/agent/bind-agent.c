@@ -93,6 +93,9 @@ struct kept {
 	/* what the journal had in flight for it, from the agent before us */
 	struct journal_entry *recovered;
 	int *recovered_slots, nrecovered;
+	int mark_slot;			/* its J_MARK slot, -1 until it has one */
+	unsigned long long mark_id;	/* the agent before us left it, if has_mark */
+	int has_mark;
 	struct kept *next;
 };
 static struct kept *kept_list;
@@ -505,12 +508,14 @@ static void maybe_die(const struct kept *k, const char *step)
 static int journal_hook(const struct served *s, const struct seccomp_notif *req,
 			const struct call *c, enum notif_step step)
 {
-	const struct kept *k = (const struct kept *)s;
+	struct kept *k = (struct kept *)s;	/* served is its first member */
 	struct journal_entry e = { .state = J_RECEIVED, .serial = k->rec.serial, .fd = -1 };
 
 	memcpy(&e.notif, req, sizeof(e.notif));
 	switch (step) {
 	case NOTIF_RECEIVED:
+		if (test_die)
+			maybe_die(k, "unjournaled");
 		journal_slot = journal_alloc(&journal);
 		if (journal_slot >= 0 && journal_write(&journal, journal_slot, &e)) {
 			journal_free(&journal, journal_slot);
@@ -519,6 +524,22 @@ static int journal_hook(const struct served *s, const struct seccomp_notif *req,
 		if (journal_slot < 0)
 			fprintf(stderr, "%s: pid %d: the journal has no room for notification %llu: an agent started after us could not answer it\n",
 				k->name, req->pid, (unsigned long long)req->id);
+		/* the last id received (threads race: the next agent looks around it) */
+		if (k->mark_slot < 0) {
+			int slot = journal_alloc(&journal);
+
+			if (slot >= 0 && __atomic_compare_exchange_n(&k->mark_slot, &(int){ -1 }, slot, 0,
+								     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+				slot = -1;
+			if (slot >= 0)
+				journal_free(&journal, slot);
+		}
+		if (k->mark_slot >= 0) {
+			struct journal_entry m = { .state = J_MARK, .serial = k->rec.serial };
+
+			m.notif.id = req->id;
+			journal_write(&journal, k->mark_slot, &m);
+		}
 		if (test_die)
 			maybe_die(k, "received");
 		return 0;
@@ -657,6 +678,38 @@ out:
 	free(resp);
 }
 
+/*
+ * Notifications the agent before us received and was killed before it
+ * journaled: the kernel still holds them (SECCOMP_IOCTL_NOTIF_ID_VALID)
+ * once every journaled one is answered, and their ids are near the last
+ * one it marked (a listener's ids are one counter, next_id++ in
+ * kernel/seccomp.c). Nothing says what they ask: the kernel answers them
+ * (SECCOMP_USER_NOTIF_FLAG_CONTINUE), as if there were no agent: no
+ * privileged port, anything else done as the program asked.
+ */
+#define LOST_WINDOW 64
+static void answer_lost(struct kept *k)
+{
+	struct seccomp_notif_resp *resp = calloc(1, sizes.seccomp_notif_resp);
+
+	if (!resp)
+		return;
+	for (long d = -LOST_WINDOW; d <= LOST_WINDOW; d++) {
+		unsigned long long id = k->mark_id + (unsigned long long)d;
+		int sent;
+
+		if (!id_valid(k->served.listener, id))
+			continue;
+		memset(resp, 0, sizes.seccomp_notif_resp);
+		resp->id = id;
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		sent = !ioctl(k->served.listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+		fprintf(stderr, "%s: notification %llu, received by the agent before us and not yet in its journal: answered by the kernel (continue)%s\n",
+			k->name, id, sent ? "" : " (not delivered: the call was withdrawn)");
+	}
+	free(resp);
+}
+
 /* FDSTORE=1 for @k: its listener and its record, one name. */
 static void store(struct kept *k)
 {
@@ -702,6 +755,8 @@ static void *run_kept(void *arg)
 	pthread_mutex_unlock(&kept_lock);
 	for (int i = 0; i < k->nrecovered; i++)
 		recover(k, &k->recovered[i], k->recovered_slots[i]);
+	if (k->has_mark)
+		answer_lost(k);
 	free(k->recovered);
 	free(k->recovered_slots);
 	ret = serve_container(&k->served);
@@ -718,6 +773,8 @@ static void *run_kept(void *arg)
 		}
 	pthread_mutex_unlock(&kept_lock);
 	agent_container_end(k->served.hook_data);
+	if (k->mark_slot >= 0)
+		journal_free(&journal, k->mark_slot);
 	close(k->served.listener);
 	while (k->policy) {
 		struct kept_policy *p = k->policy;
@@ -737,6 +794,7 @@ static struct kept *new_kept(int listener)
 		return NULL;
 	k->served.listener = listener;
 	k->served.only_bind = 1;
+	k->mark_slot = -1;
 	pthread_mutex_init(&k->served.recv_lock, NULL);
 	return k;
 }
@@ -1049,8 +1107,14 @@ static void take_back(struct sd_fd *fds, int n)
 		for (int i = 0; i < nk && !k; i++)
 			if (ks[i]->rec.serial == entries[e].serial)
 				k = ks[i];
-		if (!k) {
+		if (!k || (entries[e].state == J_MARK && k->mark_slot >= 0)) {
 			journal_free(&journal, slots[e]);
+			continue;
+		}
+		if (entries[e].state == J_MARK) {
+			k->mark_slot = slots[e];
+			k->mark_id = entries[e].notif.id;
+			k->has_mark = 1;
 			continue;
 		}
 		if (!k->recovered) {

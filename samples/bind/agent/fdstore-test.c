@@ -149,7 +149,7 @@ static void slots(void)
 		slot[i] ^= 0x40;
 	}
 	check(flipped == JOURNAL_SLOT - 4, "journal slot: each of its 252 bytes changed is detected");
-	e.state = 3;
+	e.state = 9;
 	journal_encode(&e, slot);
 	check(journal_decode(slot, &back) == -1, "journal slot: an unknown state is refused");
 }

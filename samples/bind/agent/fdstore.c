@@ -289,7 +289,7 @@ int journal_decode(const unsigned char slot[JOURNAL_SLOT], struct journal_entry 
 	memcpy(&e->dev, slot + OFF_DEV, 8);
 	memcpy(&e->ino, slot + OFF_INO, 8);
 	memcpy(e->addr, slot + OFF_ADDR, 128);
-	if ((e->state != J_RECEIVED && e->state != J_BINDING) || !e->serial ||
+	if ((e->state != J_RECEIVED && e->state != J_BINDING && e->state != J_MARK) || !e->serial ||
 	    e->addrlen > sizeof(e->addr))
 		return -1;
 	return 0;

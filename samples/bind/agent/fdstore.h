@@ -71,9 +71,14 @@ int narrow_within(const char *metadata, const struct policy *within, struct poli
 		  char *dropped, size_t dlen);
 
 /* One notification in flight, as the journal keeps it. */
-enum { J_FREE, J_RECEIVED, J_BINDING };
+/*
+ * J_MARK: one slot per container, the id of the last notification it
+ * received (notif.id only): the next agent looks around it for one the
+ * kernel still holds that no slot has (received, and not yet journaled).
+ */
+enum { J_FREE, J_RECEIVED, J_BINDING, J_MARK };
 struct journal_entry {
-	unsigned int state;		/* J_RECEIVED or J_BINDING */
+	unsigned int state;		/* J_RECEIVED, J_BINDING or J_MARK */
 	unsigned long long serial;	/* its container's */
 	struct seccomp_notif notif;	/* as received */
 	/* J_BINDING: the socket we bind, and the address */

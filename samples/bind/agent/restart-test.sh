@@ -194,6 +194,28 @@ for step in received sending; do
 	check "$step: the agent died there" wait_log "BIND_AGENT_TEST_DIE: killing ourselves at '$step die-$step'"
 	new_agent "$old"
 done
+# unjournaled: received, killed before the journal has it; the container
+# has bound before (the journal marks the last id each container received)
+timeout 60 ./agent-client "$sock" run --id die-unjournaled -- sh -c \
+	"./try-bind unix 0; while [ ! -e $W/go.unjournaled ]; do sleep 0.1; done; ./try-bind unix 0; ./try-bind tcp 443" \
+	>"$W/unjournaled.out" 2>&1 &
+unjournaled=$!
+pids="$pids $unjournaled"
+wait_log "container die-unjournaled: pid [0-9]* syscall\|container die-unjournaled: pid [0-9]* .*family 1" ||
+	sleep 2
+old=$(mgr_pid)
+echo "unjournaled die-unjournaled" >"$die"
+: >"$W/go.unjournaled"
+new_agent "$old"
+wait "$unjournaled"
+sed 's/^/#   /' "$W/unjournaled.out"
+check "unjournaled: a bind received and not yet journaled when the agent died is answered, by the kernel (AF_UNIX: ok)" \
+	[ "$(cat "$W/unjournaled.out")" = "bind unix:0 as uid 1000: ok
+bind unix:0 as uid 1000: ok
+bind tcp:443 as uid 1000: ok" ]
+check "unjournaled: the agent died there" wait_log "BIND_AGENT_TEST_DIE: killing ourselves at 'unjournaled die-unjournaled'"
+check "unjournaled: the next agent found it near the last id the journal marked, and let the kernel answer it" \
+	wait_log "container die-unjournaled: notification [0-9]*, received by the agent before us and not yet in its journal: answered by the kernel (continue)"
 check "received: the next agent decided it again, from the journal" \
 	wait_log "container die-received: pid [0-9]*: notification [0-9]*, in flight when the agent before us stopped, decided again: answered 0"
 check "sending: the next agent answered 0, what the bind the dead one made did" \
