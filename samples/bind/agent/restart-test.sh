@@ -6,10 +6,10 @@
 # SIGKILL (systemctl kill) and an upgrade to a second binary has a
 # container that binds before, one whose bind is pending meanwhile, and
 # one created after; a bind the agent received and did not answer (the
-# test-only BIND_AGENT_TEST_DIE) is answered by the next agent, as is one
-# it had already bound; SIGHUP changes a served container's policy; the
-# watchdog restarts a stopped agent; a stored listener whose container
-# exited leaves the store. A container binds all along, and every answer
+# test-only BIND_AGENT_TEST_DIE) is answered by the next agent, as are one
+# it had already bound and one it had not yet journaled; SIGHUP changes a
+# served container's policy; the watchdog restarts a stopped agent; a
+# stored listener whose container exited leaves the store. A container binds all along, and every answer
 # must agree with getsockname(): nothing answered wrongly, no ENOSYS.
 #
 # Assumes: systemd is PID 1; samples/bind/deploy/systemd's units are
@@ -66,6 +66,7 @@ mgr_log() {
 	fi
 }
 mgr_watchdog() { systemctl show -P WatchdogUSec "$svc"; }
+# shellcheck source=/dev/null
 [ -z "${RESTART_TEST_MANAGER:-}" ] || . "$RESTART_TEST_MANAGER"
 
 if ! mgr_check; then
