@@ -110,8 +110,9 @@ exposure_at_most() {
 	[ -n "$e" ] && awk -v e="$e" -v m="$EXPOSURE_MAX" 'BEGIN { exit !(e <= m) }'
 }
 
-# notify_listener FILE: a datagram socket at $W/notify whose first
-# message goes to FILE (as systemd's NOTIFY_SOCKET), in the background
+# notify_listener FILE: a datagram socket at $W/notify whose messages,
+# up to the one with READY=1, go to FILE (as systemd's NOTIFY_SOCKET; the
+# agent stores its journal first), in the background
 notify_listener() {
 	rm -f "$W/notify" "$1"
 	/usr/bin/python3 - "$W/notify" "$1" <<'PY' &
@@ -119,11 +120,13 @@ import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
 s.settimeout(30)
+out = b""
 try:
-    msg = s.recv(4096)
+    while b"READY=1" not in out:
+        out += s.recv(4096) + b"\n"
 except socket.timeout:
     sys.exit(1)
-open(sys.argv[2], "wb").write(msg)
+open(sys.argv[2], "wb").write(out)
 PY
 	notifier=$!
 	wait_for test -S "$W/notify"
@@ -378,6 +381,16 @@ netns_syscalls_in_dropin_filter() {
 	filter_syscalls "$DROPIN" >"$W/filter-netns.list"
 	syscalls_in "$W/filter-netns.list" "$W/strace-netns.out" "$W/used-netns.list" &&
 		grep -qx setns "$W/used-netns.list" && ! grep -qx unshare "$W/filter-netns.list"
+}
+
+# What bind-agent keeps in systemd's fd store, alone (fdstore-test.c)
+fdstore_unit() {
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I"$TOP/uapi" -pthread -o "$W/fdstore-test" \
+		"$BIND/agent/fdstore-test.c" "$BIND/agent/fdstore.c" "$BIND/lib/rules.c" "$BIND/lib/bind-cli.c" &&
+		"$W/fdstore-test" >"$W/fdstore-test.out" 2>&1
+	_rc=$?
+	cat "$W/fdstore-test.out"
+	[ "$_rc" = 0 ] && grep -q '^1\.\.[1-9]' "$W/fdstore-test.out" && ! grep -q '^not ok' "$W/fdstore-test.out"
 }
 
 # The man page's OPTIONS are the usage text's options.
@@ -843,6 +856,7 @@ host_case capabilities "with-cap-sys-admin-and-not-cap-net-admin-it-enters-the-c
 	"container netns: pid [0-9]* .*port $P1: allowed, bound" hold
 host_case capabilities "with-cap-sys-admin-alone-a-socket-of-another-netns-than-the-callers-is-refused" \
 	foreign_socket_refused
+host_case fdstore "fdstore-test-names-records-and-the-journal-of-the-fd-store" fdstore_unit
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8" "$W"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8" "$W"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match
@@ -881,7 +895,7 @@ host_case operator "bind-supervisor.md-build-command-builds-a-static-bind-superv
 host_case operator "bind-agent.8s-first-example-runs-and-grants" man_example_runs
 host_case operator "bind-agent.8-has-examples-and-its-environment-is-what-the-agent-reads" \
 	man_environment "$TOP/docs/man/bind-agent.8" "$BIND"/agent/bind-agent.c "$BIND"/agent/agent-log.c \
-	"$BIND"/agent/sd-daemon.c "$BIND"/lib/*.c
+	"$BIND"/agent/sd-daemon.c "$BIND"/agent/fdstore.c "$BIND"/lib/*.c
 host_case operator "bind-supervisor.8-has-examples-and-its-environment-is-what-the-supervisor-reads" \
 	man_environment "$TOP/docs/man/bind-supervisor.8" "$BIND"/supervisor/*.c "$BIND"/lib/*.c
 stop_agent

@@ -36,7 +36,8 @@ ifeq ($(ABI),$(NATIVE_ABI))
 PROGS += bind-agent agent-client agent-scale json-lines
 bind-agent_SRC := samples/bind/agent/bind-agent.c $(BIND_LIB_SRC) \
 	samples/bind/agent/agent-log.c samples/bind/agent/agent-log.h \
-	samples/bind/agent/sd-daemon.c samples/bind/agent/sd-daemon.h
+	samples/bind/agent/sd-daemon.c samples/bind/agent/sd-daemon.h \
+	samples/bind/agent/fdstore.c samples/bind/agent/fdstore.h
 bind-agent_CFLAGS := -pthread -I/usr/include/json-c
 bind-agent_LDLIBS := /usr/lib/$(shell $(CC) -dumpmachine)/libjson-c.a
 agent-client_SRC := samples/bind/agent/agent-client.c \
@@ -53,4 +54,7 @@ derive-profile_LDLIBS := $(bind-agent_LDLIBS)
 SCRIPTS += samples/bind/agent/agent-test.sh
 # make bench's scale rows: one bind-agent serving many agent-client containers
 agent-scale_SRC := samples/bind/bench/agent-scale.c samples/bind/bench/bench-rows.h
+# its restart, crash and upgrade under systemd as PID 1 (a guest whose
+# init is systemd, with the units installed)
+SCRIPTS += samples/bind/agent/restart-test.sh
 endif

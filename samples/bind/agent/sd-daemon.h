@@ -8,20 +8,41 @@
  * and the agent is a static binary.
  */
 
-/*
- * The listening socket systemd passed us (LISTEN_PID is ours, LISTEN_FDS
- * is 1: fd 3), checked: a listening AF_UNIX stream socket on a path only
- * root may connect to (a socket file owned by root, with no write
- * permission for group and others: connect(2) needs it). If @path is not NULL, the socket must be bound to it. Returns
- * the fd, or -1 if nothing was passed to us; exits with a message if what
- * was passed is not that. Clears LISTEN_* from the environment.
- */
-int sd_listen_socket(const char *prog, const char *path);
+/* An fd systemd passed us from our fd store, with its FDNAME. */
+struct sd_fd {
+	int fd;
+	char name[256];
+};
 
 /*
- * "READY=1" and @status to $NOTIFY_SOCKET, if it is set. Returns 0 if sent
- * or not asked for, -1 (with a message) if it cannot be sent.
+ * What systemd passed us (LISTEN_PID is ours): the listening socket of
+ * bind-agent.socket, returned, checked: a listening AF_UNIX stream socket
+ * on a path only root may connect to (a socket file owned by root, with no
+ * write permission for group and others: connect(2) needs it); if @path is
+ * not NULL, bound to it. Every fd that is not a socket came from our fd
+ * store: *@stored (calloc()ed), *@nstored of them, each with its name
+ * (LISTEN_FDNAMES). Returns -1 if no socket was passed; exits with a
+ * message if more than one was, or the one is not that. Clears LISTEN_*
+ * from the environment.
  */
+int sd_listen_socket(const char *prog, const char *path, struct sd_fd **stored, int *nstored);
+
+/*
+ * $NOTIFY_SOCKET, kept for sd_notify_fds() and cleared from the
+ * environment: 1 if it is set, 0 if not, -1 (with a message) if it is not
+ * a socket's name.
+ */
+int sd_notify_init(const char *prog);
+/*
+ * @msg ("READY=1", "FDSTORE=1\nFDNAME=...", "WATCHDOG=1", ...) with @nfds
+ * fds (SCM_RIGHTS, at most SD_NOTIFY_FDS_MAX) to the service manager: 0 if
+ * sent, 1 if there is none (no NOTIFY_SOCKET), -1 with a message if it
+ * could not be sent.
+ */
+#define SD_NOTIFY_FDS_MAX 4
+int sd_notify_fds(const char *prog, const char *msg, const int *fds, int nfds);
+
+/* "READY=1", @status and MAINPID: 0 if sent or not asked for, -1 if not sent. */
 int sd_ready(const char *prog, const char *status);
 
 #endif

@@ -24,7 +24,7 @@ bind-agent)
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -I/usr/include/json-c -o "$dir/$prog.new" \
 		"$BIND/agent/bind-agent.c" "$BIND"/lib/*.c "$BIND/agent/agent-log.c" "$BIND/agent/sd-daemon.c" \
-		"$TOP/samples/seccomp/user-trap-helper.c" "/usr/lib/$($CC -dumpmachine)/libjson-c.a"
+		"$BIND/agent/fdstore.c" "$TOP/samples/seccomp/user-trap-helper.c" "/usr/lib/$($CC -dumpmachine)/libjson-c.a"
 	;;
 bind-supervisor)
 	# shellcheck disable=SC2086

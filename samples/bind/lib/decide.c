@@ -254,6 +254,12 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 		ret = -1;
 		goto out;
 	}
+	/* bind-agent's journal: a bind made, should we die before answering */
+	if (notif_hook && notif_hook(s, req, c, NOTIF_BINDING)) {
+		FAILED("the journal of notifications in flight");
+		ret = -1;
+		goto out;
+	}
 	/* Until the answer is delivered (see remember_bind()). */
 	if (remember_bind(s, c, req)) {
 		errno = EBUSY;

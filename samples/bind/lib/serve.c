@@ -17,6 +17,9 @@
 #include "../../seccomp/user-trap-helper.h"
 #include "call.h"
 
+int (*notif_hook)(const struct served *s, const struct seccomp_notif *req,
+		  const struct call *c, enum notif_step step);
+
 int notif_sync_wake_up(int listener)
 {
 	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) ? -1 : 0;
@@ -107,8 +110,14 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes)
 				strerror(errno));
 		if (ret <= 0)
 			break;
+		if (notif_hook)
+			notif_hook(s, req, NULL, NOTIF_RECEIVED);
 		answer(s, req, resp, &c, &t0);
+		if (notif_hook)
+			notif_hook(s, req, &c, NOTIF_SENDING);
 		sent = !ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+		if (notif_hook)
+			notif_hook(s, req, &c, NOTIF_ANSWERED);
 		pthread_rwlock_unlock(&in_flight);
 		/*
 		 * ENOENT: the caller died, or a signal withdrew the call (it is

@@ -119,6 +119,19 @@ struct decision {
 extern int (*decision_hook)(const struct served *s, const struct decision *d, int shown);
 
 /*
+ * The steps of a notification, for bind-agent's journal of notifications
+ * in flight (agent/fdstore.h): received (before it is decided), binding
+ * (before our bind() of its socket: struct call says which socket and
+ * address), sending (its answer made, before SECCOMP_IOCTL_NOTIF_SEND),
+ * answered (after it). A hook that fails at NOTIF_BINDING (-1) stops the
+ * bind: the notification is answered EACCES, a failure on our side.
+ */
+enum notif_step { NOTIF_RECEIVED, NOTIF_BINDING, NOTIF_SENDING, NOTIF_ANSWERED };
+struct call;
+extern int (*notif_hook)(const struct served *s, const struct seccomp_notif *req,
+			 const struct call *c, enum notif_step step);
+
+/*
  * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on @listener (6.6+): a notification
  * wakes us on the caller's CPU, our answer the caller on ours. 0, or -1
  * with errno (EINVAL before 6.6).
