@@ -650,6 +650,13 @@ int main(int argc, char **argv)
 		mount_fs("cgroup2", "/sys/fs/cgroup", MS_NOSUID | MS_NODEV | MS_NOEXEC);
 	mount_fs("tmpfs", "/tmp", 0);
 	mount_fs("tmpfs", "/run", 0);
+	/*
+	 * /run as a distribution has it (systemd mounts it mode 755, and
+	 * keeps ours): root's, writable by no one else. bind-agent refuses a
+	 * socket directory others can write to, and its unit's socket is
+	 * /run/bind-agent.sock; a tmpfs root is 1777.
+	 */
+	chmod("/run", 0755);
 	loopback_up();
 	install_busybox();
 	setenv("HOME", "/tmp", 1);
