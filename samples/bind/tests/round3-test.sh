@@ -100,7 +100,15 @@ r3_stall() {
 	# 1 MiB of empty lines, from a writer that blocks once the pipe is full
 	awk 'BEGIN { for (i = 0; i < 1048576; i++) print "" }' >"$r3_fifo" &
 	r3_filler=$!
-	sleep 1
+	# until it does: asleep (S), with its reader stopped it can only be
+	# waiting in write(2) for room. A fixed second was not always enough
+	# under TCG: the agent's log write went through, and its answer with it.
+	_i=0
+	until [ "$(sed 's/.*) //' "/proc/$r3_filler/stat" 2>/dev/null | cut -d' ' -f1)" = S ]; do
+		_i=$((_i + 1))
+		[ "$_i" -le 600 ] || { say "the log's pipe did not fill in 60 s"; return 1; }
+		sleep 0.1
+	done
 }
 r3_resume() {
 	kill -CONT "$r3_reader"
