@@ -371,6 +371,7 @@ an-init-line-without-a-boot-id-fails-$a|$a-check.log: $a: @@@ INIT suite=check: 
 a-kernel-of-another-base-fails-$a|$a-check.log: $a: the kernel's console says 'Linux version 5.10.0 (plan-logs.awk) #1 SMP': not the kernel of base $b
 a-known-failure-killed-by-a-signal-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 139)
 a-known-failure-with-another-exit-status-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but not a clean one (the test ended with status 2)
+a-known-failure-whose-pristine-test-crashed-fails-$a|$a-check.log: $a: $S: not ok 2 point-2: a known failure, but
 EOC
 		cat <<EOC
 a-nested-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # ok 2 sub-2 # SKIP not planned: a skip the plan does not allow (point point-1>sub-2,
@@ -667,6 +668,9 @@ plan_make_case() {
 		*-showing-kernel-trouble-*) plant klog "$(trouble_lines | head -n 1 | cut -f3)" "$p" ;;
 		*-killed-by-a-signal-*) in_sect "$l" "$S" 's/status=1$/status=139/' ;;
 		*-with-another-exit-status-*) in_sect "$l" "$S" 's/status=1$/status=2/' ;;
+		# the pristine kernel's run of the test crashed (a shell's
+		# 128+SIGSEGV): not the clean failure the known line excuses
+		*-whose-pristine-test-crashed-*) in_sect "$p" "$S" 's/status=1$/status=139/' ;;
 		esac
 		case $name in
 		*-with-the-check-log-as-the-pristine-log-*) ;;	# the same boot, the same kernel
