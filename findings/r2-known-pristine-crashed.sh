@@ -17,6 +17,6 @@ P=$D/x86_64-pristine.log
 # the pristine kernel's log: another boot of another build, whose test crashed
 sed 's/boot_id=0c0ffee0-1234-/boot_id=0c0ffee0-7777-/;s/(plan-logs.awk) #1 SMP$/(plan-logs.awk) #2 SMP/' "$L" >"$P"
 sed -i "/^@@@ BEGIN $S\$/,/^@@@ END $S /s/status=1\$/status=139/" "$P"
-grep -A6 "^@@@ BEGIN $S\$" "$P" | grep "not ok\|@@@ END"
+grep -A8 "^@@@ BEGIN $S\$" "$P" | grep "not ok\|@@@ END"
 verdict
 echo "(want: FAIL: the pristine test crashed (status 139): not the clean failure a known line excuses)"
