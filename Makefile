@@ -41,6 +41,10 @@ DEBUG_ARCH := $(if $(ARCH_GIVEN),$(ARCH),$(call plan_arches,debug))
 # only the host's arch has one: the plan's oci arches (docs/harness.md,
 # "The oci guest").
 OCI_ARCHES := $(filter $(call plan_arches,oci),$(ARCHES))
+# The systemd guest (boot/flavour/systemd): the oci image with the host's
+# systemd as PID 1, so the host's arch too (docs/harness.md, "The systemd
+# guest").
+SYSTEMD_ARCHES := $(filter $(call plan_arches,systemd),$(ARCHES))
 
 # guest ARCH...: kernel + initramfs for each arch
 guest = sh boot/kernel/tree.sh && for a in $(1); do \
@@ -51,12 +55,17 @@ boot = for a in $(2); do sh boot/run.sh $$a $(1) || exit 1; done
 oci = sh boot/kernel/tree.sh && for a in $(OCI_ARCHES); do \
 	sh boot/image/oci-layer.sh $$a && \
 	sh boot/run.sh -f oci $$a oci || exit 1; done
+# systemd: the systemd layer on the oci image, and its boot on the arch's kernel
+systemd = sh boot/kernel/tree.sh && for a in $(SYSTEMD_ARCHES); do \
+	sh boot/image/oci-layer.sh $$a && sh boot/image/systemd-layer.sh $$a && \
+	sh boot/run.sh -f systemd $$a systemd || exit 1; done
 verdict = sh boot/verdict.sh
 # The logs each verdict expects, by name: a missing one fails it.
 guest_logs = $(foreach a,$(ARCHES),$(LOGS)/$(a)-$(1).log)
 baseline_logs = $(foreach a,$(ARCHES),$(LOGS)/baseline-$(a).log)
 oci_logs = $(foreach a,$(OCI_ARCHES),$(LOGS)/$(a)-oci.log)
-CHECK_LOGS = $(call guest_logs,check) $(baseline_logs) $(oci_logs) \
+systemd_logs = $(foreach a,$(SYSTEMD_ARCHES),$(LOGS)/$(a)-systemd.log)
+CHECK_LOGS = $(call guest_logs,check) $(baseline_logs) $(oci_logs) $(systemd_logs) \
 	$(LOGS)/lint.log $(LOGS)/docs.log $(LOGS)/harness.log $(LOGS)/agent-host.log
 # The suites of make check's logs (ARCH-SUITE.log: SUITE, baseline-ARCH.log:
 # baseline, SUITE.log: SUITE), one a line: the ones boot/plan/docs.sh
@@ -69,7 +78,7 @@ print-check-suites:
 
 .PHONY: help deps tree kernel initramfs check check-guest check-patched \
 	check-lint check-docs check-harness check-agent-host check-baseline check-prefixes \
-	check-debug check-oci check-pristine-image check-mutant \
+	check-debug check-oci check-systemd check-pristine-image check-mutant \
 	bench bench-plot reference-build demo shell clean docs print-check-suites
 
 help:
@@ -95,6 +104,9 @@ help:
 	@echo '                           whose handler answers EINVAL to a valid request'
 	@echo 'make check-oci             Debian 12'"'"'s crun and runc run OCI containers in'
 	@echo '                           a guest (x86_64, the oci image);'
+	@echo '                           part of check-guest'
+	@echo 'make check-systemd         the oci image with Debian 12'"'"'s systemd as PID 1'
+	@echo '                           (x86_64): bind-agent'"'"'s units, the fd store;'
 	@echo '                           part of check-guest'
 	@echo 'make bench                 the benchmarks on every arch and ABI, tables + CSV'
 	@echo '                           (ARCH=arm64 ICOUNT=N: QEMU -icount shift=N, figures'
@@ -146,6 +158,7 @@ check: deps
 	@$(call guest,$(ARCHES))
 	@$(call boot,check,$(ARCHES))
 	@$(oci)
+	@$(systemd)
 	@sh boot/checks/lint.sh $(SHELL_ARCH)
 	@sh boot/checks/docs.sh
 	@sh boot/checks/harness.sh $(SHELL_ARCH)
@@ -159,8 +172,9 @@ check-guest: deps
 	@$(call guest,$(ARCHES))
 	@$(call boot,check,$(ARCHES))
 	@$(oci)
+	@$(systemd)
 	@$(baseline)
-	@$(verdict) $(call guest_logs,check) $(oci_logs) $(baseline_logs)
+	@$(verdict) $(call guest_logs,check) $(oci_logs) $(systemd_logs) $(baseline_logs)
 
 # The pristine baseline alone (after the patched guests it compares with)
 check-baseline: deps
@@ -224,6 +238,13 @@ check-oci: deps
 	@$(oci)
 	@echo '== verdict (oci guests) =='
 	@$(verdict) $(oci_logs)
+
+# The systemd guest alone (part of check-guest and check)
+check-systemd: deps
+	@$(call guest,$(SYSTEMD_ARCHES))
+	@$(systemd)
+	@echo '== verdict (systemd guests) =='
+	@$(verdict) $(systemd_logs)
 
 bench: deps
 	@$(call guest,$(ARCHES))

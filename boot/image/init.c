@@ -48,6 +48,7 @@
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -163,6 +164,57 @@ static void install_busybox(void)
 		waitpid(pid, NULL, 0);
 }
 
+/*
+ * The suite runner's own cgroup ("/system.slice/NAME.service"), or "" when
+ * /init is PID 1: every process is then the tests'.
+ */
+static char own_cgroup[512];
+
+/* The cgroup v2 path of @pid ("/..."), or "" if it cannot be read. */
+static void cgroup_of(int pid, char *buf, size_t len)
+{
+	char path[64], line[512];
+	FILE *f;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(buf, len, "%s", line + 3);
+		}
+	fclose(f);
+}
+
+/*
+ * Under a service manager, whether @pid is the tests' to answer for: in the
+ * runner's unit's cgroup (or below it), where its tests' processes are, or
+ * in none of the manager's: a unit's cgroup lies in a slice ("/X.slice/...")
+ * and the manager itself in "/init.scope". A process a test handed to the
+ * manager (a unit it started) is the manager's.
+ */
+static int tests_process(int pid)
+{
+	size_t n = strlen(own_cgroup);
+	const char *slash;
+	char cg[512];
+
+	if (!n)
+		return 1;
+	cgroup_of(pid, cg, sizeof(cg));
+	if (!cg[0])	/* gone */
+		return 0;
+	if (!strncmp(cg, own_cgroup, n) && (cg[n] == 0 || cg[n] == '/'))
+		return 1;
+	if (!strcmp(cg, "/init.scope"))
+		return 0;
+	slash = strchr(cg + 1, '/');
+	return !(slash && slash - cg > 6 && !strncmp(slash - 6, ".slice", 6));
+}
+
 static volatile sig_atomic_t timed_out;
 
 static void on_alarm(int sig)
@@ -172,11 +224,13 @@ static void on_alarm(int sig)
 }
 
 /*
- * Processes other than init and the kernel's threads (kthreadd, pid 2, and
- * its children): after a test, none may be left. Reaps orphans first. With
- * @out, appends an "@@@ STRAY" line for each to it. Returns how many.
+ * Processes other than init (or the suite runner) and the kernel's threads
+ * (kthreadd, pid 2, and its children) that are the tests' (tests_process()):
+ * after a test, none may be left. Reaps orphans first. With @out, appends
+ * an "@@@ STRAY" line for each to it; with @kill_them, kills each. Returns
+ * how many.
  */
-static int count_strays(const char *abi, const char *test, char *out, size_t len)
+static int count_strays(const char *abi, const char *test, char *out, size_t len, int kill_them)
 {
 	DIR *proc = opendir("/proc");
 	struct dirent *d;
@@ -190,7 +244,7 @@ static int count_strays(const char *abi, const char *test, char *out, size_t len
 		char state = '?';
 		FILE *f;
 
-		if (pid <= 2)
+		if (pid <= 2 || pid == getpid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 		f = fopen(path, "r");
@@ -201,10 +255,13 @@ static int count_strays(const char *abi, const char *test, char *out, size_t len
 		fclose(f);
 		/* "PID (COMM) STATE PPID ...": COMM may hold anything. */
 		end = strrchr(buf, ')');
-		if (!end || sscanf(end + 1, " %c %d", &state, &ppid) != 2 || ppid == 2)
+		if (!end || sscanf(end + 1, " %c %d", &state, &ppid) != 2 || ppid == 2 ||
+		    !tests_process(pid))
 			continue;
 		*end = 0;
 		n++;
+		if (kill_them)
+			kill(pid, SIGKILL);
 		if (out) {
 			size_t used = strlen(out);
 
@@ -229,10 +286,16 @@ static void check_strays(const char *abi, const char *test, char *out, size_t le
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 
 	out[0] = 0;
-	for (int i = 0; i < 200 && count_strays(abi, test, NULL, 0); i++)
+	for (int i = 0; i < 200 && count_strays(abi, test, NULL, 0, 0); i++)
 		nanosleep(&tick, NULL);
-	if (!count_strays(abi, test, out, len))
+	if (!count_strays(abi, test, out, len, 0))
 		return;
+	if (own_cgroup[0]) {
+		/* not every process is ours to kill: the tests', one by one */
+		for (int i = 0; i < 200 && count_strays(abi, test, NULL, 0, 1); i++)
+			nanosleep(&tick, NULL);
+		return;
+	}
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
@@ -486,11 +549,75 @@ static void dump_kernel_log(void)
 	say("@@@ KLOG END\n");
 }
 
-int main(void)
+/*
+ * The value of NAME=VALUE on the kernel command line (the words of
+ * /proc/cmdline), in @buf; NULL if it has none.
+ */
+static const char *cmdline_value(const char *name, char *buf, size_t len)
+{
+	char line[4096], *words[256];
+	size_t n = strlen(name);
+	FILE *f = fopen("/proc/cmdline", "r");
+	const char *found = NULL;
+
+	if (!f)
+		return NULL;
+	if (fgets(line, sizeof(line), f))
+		for (int i = 0, nw = split(line, words, 256); i < nw; i++)
+			if (!strncmp(words[i], name, n) && words[i][n] == '=') {
+				snprintf(buf, len, "%s", words[i] + n + 1);
+				found = buf;
+			}
+	fclose(f);
+	return found;
+}
+
+/*
+ * /init --suite-runner, from a unit of the image, under the service
+ * manager that /init exec'd as PID 1 (pid1=): the suite, as PID 1 runs it
+ * otherwise (@@@ INIT suite= was said by PID 1 before the exec).
+ */
+static int suite_runner(void)
 {
 	struct sigaction alarm_action = { .sa_handler = on_alarm };
-	const char *suite = getenv("suite"), *tap = getenv("tap");
+	char suite[128], tap[64];
+
+	sigaction(SIGALRM, &alarm_action, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* The orphans of the tests come to us, as they would to PID 1. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		say("@@@ INIT PR_SET_CHILD_SUBREAPER: %s\n", strerror(errno));
+	channel = cmdline_value("tap", tap, sizeof(tap));
+	if (channel && !open_channel())
+		goto end;
+	cgroup_of(getpid(), own_cgroup, sizeof(own_cgroup));
+	if (!own_cgroup[0] || !strcmp(own_cgroup, "/"))
+		say("@@@ INIT the suite runner has no cgroup of its own: %s\n",
+		    own_cgroup[0] ? own_cgroup : "none");
+	setenv("HOME", "/tmp", 1);
+	setenv("TERM", "dumb", 0);
+	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
+	if (cmdline_value("suite", suite, sizeof(suite)))
+		run_suite(suite);
+	else
+		say("@@@ INIT no suite= on the kernel command line\n");
+	dump_kernel_log();
+	say("@@@ DONE\n");
+end:
+	tcdrain(1);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction alarm_action = { .sa_handler = on_alarm };
+	const char *suite = getenv("suite"), *tap = getenv("tap"), *pid1 = getenv("pid1");
 	char boot_id[64];
+
+	if (argc == 2 && !strcmp(argv[1], "--suite-runner"))
+		return suite_runner();
 
 	/* No SA_RESTART: the alarm must interrupt waitpid(). */
 	sigaction(SIGALRM, &alarm_action, NULL);
@@ -523,6 +650,13 @@ int main(void)
 		mount_fs("cgroup2", "/sys/fs/cgroup", MS_NOSUID | MS_NODEV | MS_NOEXEC);
 	mount_fs("tmpfs", "/tmp", 0);
 	mount_fs("tmpfs", "/run", 0);
+	/*
+	 * /run as a distribution has it (systemd mounts it mode 755, and
+	 * keeps ours): root's, writable by no one else. bind-agent refuses a
+	 * socket directory others can write to, and its unit's socket is
+	 * /run/bind-agent.sock; a tmpfs root is 1777.
+	 */
+	chmod("/run", 0755);
 	loopback_up();
 	install_busybox();
 	setenv("HOME", "/tmp", 1);
@@ -536,7 +670,12 @@ int main(void)
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
 
 	say("@@@ INIT suite=%s boot_id=%s\n", suite ? suite : "(none)", boot_id);
-	if (suite)
+	if (pid1) {
+		/* The service manager closes the channel; its unit runs the suite. */
+		tcdrain(1);
+		execl(pid1, pid1, (char *)NULL);
+		say("@@@ INIT exec %s: %s\n", pid1, strerror(errno));
+	} else if (suite)
 		run_suite(suite);
 	dump_kernel_log();
 	say("@@@ DONE\n");

@@ -18,6 +18,7 @@
 #   initramfs.sh, so that boot/run.sh keys boots on what it holds.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/boot/image/layer.sh"
 load_arch "${1:?usage: $0 ARCH}"
 
 [ "$DEBIAN_ARCH" = "$(dpkg --print-architecture)" ] ||
@@ -47,30 +48,12 @@ for b in crun runc podman conmon; do
 	bins="$bins $p"
 done
 
-# The library closure: ldd prints every object the loader maps, the
-# transitive closure, each at the path the loader found it under; the
-# loader itself is the line without '=>'. glibc dlopen()s libgcc_s for
-# pthread_cancel()/pthread_exit() unwinding, which ldd cannot see.
-libs=$(for b in $bins; do
-	ldd "$b" || die "ldd $b failed"
-done | awk '
-	$2 == "=>" && $3 ~ /^\// { print $3; next }
-	$2 == "=>" && $3 == "not" { print "MISSING " $1; next }
-	$1 ~ /^\// { print $1 }' | sort -u)
-case $libs in *MISSING*) die "a library of crun or runc is missing on the host: $(echo "$libs" | grep MISSING)" ;; esac
-gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
-[ -f "$gcc_s" ] && libs=$(printf '%s\n%s\n' "$libs" "$gcc_s" | sort -u)
+# shellcheck disable=SC2086 # one path a word
+libs=$(layer_libs $bins)
 
 {
-	# The libraries' directories and their parents (one the base image
-	# has already is only set to 0755 again).
-	for d in $(echo "$libs" | xargs -n 1 dirname | sort -u); do
-		p=
-		for c in $(echo "$d" | tr / ' '); do
-			p=$p/$c
-			echo "dir $p 0755 0 0"
-		done
-	done | awk '!seen[$0]++'
+	# shellcheck disable=SC2086 # one path a line
+	layer_dirs $libs
 	for b in $bins; do echo "file /usr/bin/$(basename "$b") $(readlink -f "$b") 0755 0 0"; done
 	# podman's configuration, as containers-common installs it
 	# (the kernel makes no missing parent: /usr/share is not in the base,
@@ -111,15 +94,4 @@ gcc_s=$(dirname "$(echo "$libs" | grep '/libc\.so\.6$')")/libgcc_s.so.1
 	echo "file /oci/rootfs/www/index.html $stage/index.html 0644 0 0"
 } >"$list"
 
-# What the image holds, as initramfs.sh hashes it: the base's content hash,
-# then each entry of the layer with its file's hash in place of its path.
-rm -f "$out.content"
-{
-	cat "$base.content"
-	list_content "$list"
-} | sha256sum | cut -d' ' -f1 >"$out.content.tmp"
-"$gen" -t 0 "$list" >"$stage/layer.cpio" || die "gen_init_cpio $list failed"
-cat "$base" "$stage/layer.cpio" >"$out.tmp"
-mv "$out.tmp" "$out"
-mv "$out.content.tmp" "$out.content"
-done_step "initramfs $out ($(($(stat -c %s "$stage/layer.cpio") / 1024)) KiB layer, $(($(stat -c %s "$out") / 1024)) KiB in all)"
+layer_pack "$list" "$base" "$out"

@@ -25,6 +25,13 @@ init_SRC := boot/image/init.c boot/image/suite-line.h
 hello_SRC := boot/guest-tests/hello.c
 harness-selftest_SRC := boot/guest-tests/harness-selftest.c
 SCRIPTS := boot/guest-tests/debug-checks.sh
+# The systemd guest's (boot/flavour/systemd): its smoke test, and the
+# service that shows systemd's fd store at work (boot/image/systemd/)
+SCRIPTS += boot/guest-tests/systemd-smoke.sh
+ifeq ($(ABI),$(NATIVE_ABI))
+PROGS += fdstore-probe
+fdstore-probe_SRC := boot/guest-tests/fdstore-probe.c
+endif
 include $(wildcard */guest.mk)
 
 # A file in OUT that no rule here makes (a program no guest.mk names any

@@ -405,6 +405,13 @@ a-planned-nested-skip-that-did-not-skip-fails-$a|$a-check.log: $a: $NS: the plan
 EOC
 		trouble_lines | awk -F'\t' -v a="$a" '$1 != "need" { printf "kernel-trouble-%s-%s|%s-check.log: %s: kernel trouble (%s)\n", $1, a, a, a, $1 }'
 	done
+	# the systemd guest (boot/flavour/systemd): its smoke test saying that
+	# PID 1 is not systemd (a guest whose /init ran the suite itself), or
+	# that the fd store lost its fd, fails its log
+	for a in $(suites_of "$b" | awk '$1 == "systemd" { print $2 }'); do
+		echo "a-systemd-log-whose-pid-1-is-not-systemd-fails-$a|$a-systemd.log: $a: $a systemd-smoke: not ok 1 PID 1 is systemd"
+		echo "a-systemd-log-whose-fd-store-lost-its-fd-fails-$a|$a-systemd.log: $a: $a systemd-smoke: not ok 6 after 'systemctl restart'"
+	done
 	# a log of a suite whose dump needs a line, without it
 	trouble_lines | awk -F'\t' '$1 == "need" { print $2, $3 }' | while read -r suite name; do
 		for a in $(suites_of "$b" | awk -v s="$suite" '$1 == s { print $2 }'); do
@@ -683,6 +690,15 @@ plan_make_case() {
 		t=${name#kernel-trouble-}
 		t=${t%-"$a"}
 		plant klog "$(trouble_lines | awk -F'\t' -v t="$t" '$1 == t { print $3 }')" "$l" ;;
+	a-systemd-log-whose-*)
+		plan_log "$d" "$b" "$a" systemd
+		l=$d/$a-systemd.log
+		case $name in
+		*-pid-1-is-not-systemd-*) p='s/^ok 1 point-1$/not ok 1 PID 1 is systemd/' ;;
+		*) p="s/^ok 6 point-6\$/not ok 6 after 'systemctl restart', the new process gets it back/" ;;
+		esac
+		in_sect "$l" "$a systemd-smoke" "$p;s/status=0\$/status=1/"
+		set -- "$l" ;;
 	a-*-log-without-*-fails-*)
 		s=${name#a-}
 		s=${s%%-log-without-*}

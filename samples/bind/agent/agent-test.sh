@@ -9,8 +9,8 @@
 . ./tap.sh
 echo "TAP version 13"
 
-# The sockets' directory: root's, mode 0755, as the agent wants it (the
-# guest's /run is a tmpfs of mode 1777, which it allows above it, as /tmp)
+# The sockets' directory: root's, mode 0755, as the agent wants it (as
+# the guest's /run is too: boot/image/init.c)
 rundir=/run/bind-agent-test
 mkdir -p "$rundir"
 chmod 0755 "$rundir"
