@@ -165,9 +165,9 @@ function start_file() {
 	short = basename(file)
 	arch = run_arch = run_base = run_suite = ""
 	runseen = done = insection = smp_seen = smp_line = ninit = console_seen = 0
-	init_seen = 0
+	init_seen = console_restart = 0
 	init_boot = klog_boot = klog_bootrec = console_bootrec = klog_banner = console_banner = ""
-	console_last = console_prev = klog_endrec = ""
+	console_last = klog_endrec = ""
 	klog_begins = klog_ends = in_klog = klog_records = klog_smp = klog_init = 0
 	smp = ""
 	smp_given = 0
@@ -780,13 +780,23 @@ function finish_file(   i, k, kf, expect) {
 		# one boot, one kernel: the channel's, the dump's, the console's
 		# the guest's end: /init's reboot(RB_AUTOBOOT), the kernel's
 		# kernel_restart() (kernel/reboot.c, pr_emerg "reboot: Restarting
-		# system", both bases), then on x86 native_machine_restart()'s
-		# pr_notice "reboot: machine restart" if the console's level shows
-		# it; a console that stops before (a guest that reset or hung
-		# without a word, a console cut short) does not show the end
-		if (console_seen && console_last != "reboot: Restarting system" &&
-		    !(console_last == "reboot: machine restart" && console_prev == "reboot: Restarting system"))
-			failure(arch, "the kernel's console does not end with the kernel's 'reboot: Restarting system' (/init's reboot, kernel/reboot.c kernel_restart()): " \
+		# system", both bases), after /init's boot-id record; a console
+		# that stops before (a guest that reset or hung without a word,
+		# a console cut short) does not show the end. It need not be the
+		# console's last record: until machine_restart() stops the other
+		# CPU, that CPU may still print, and these lines of both trees are
+		# not trouble (none matches boot/plan/trouble): x86
+		# native_machine_restart()'s pr_notice "reboot: machine restart"
+		# (arch/x86/kernel/reboot.c); kernel/time/hrtimer.c
+		# hrtimer_interrupt()'s pr_warn_once "hrtimer: interrupt took %llu
+		# ns" (a vCPU the host stalled); arch/arm64/kernel/smp.c
+		# smp_send_stop()'s pr_warn "SMP: failed to stop secondary CPUs
+		# %*pbl" and arch/x86/kernel/smp.c native_stop_other_cpus()'s
+		# pr_emerg "Shutting down cpus with NMI" (the other CPU missed
+		# the stop for 1 s, as a loaded host's TCG vCPU can). What follows
+		# the restart is held to the trouble patterns, as every line is.
+		if (console_seen && !console_restart)
+			failure(arch, "the kernel's console has no 'reboot: Restarting system' after /init's boot-id record (/init's reboot, kernel/reboot.c kernel_restart()): " \
 				(console_last == "" ? "no kernel record" : "its last record is '" console_last "'") ": the guest did not reach its restart")
 		if (console_seen && console_banner == "")
 			failure(arch, "the kernel's console has no 'Linux version' banner")
@@ -1185,12 +1195,13 @@ in_console && init_seen && console_bootrec == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-
 	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] init: boot_id=/, "", console_bootrec)
 }
 
-# The console's last two kernel records: the guest's end is the kernel's
-# restart (below)
+# The guest's end: the kernel's 'reboot: Restarting system' after /init's
+# boot-id record (below); the console's last kernel record, for the message
 in_console && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] / {
-	console_prev = console_last
 	console_last = $0
 	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", console_last)
+	if (console_bootrec != "" && console_last == "reboot: Restarting system")
+		console_restart = 1
 }
 
 # The kernel must not complain, on the console, in a test's '#' lines (a

@@ -389,6 +389,8 @@ a-nested-skip-spelled-skipped-is-a-skip-$a|$a-check.log: $a: $S: # ok 2 sub-2 # 
 a-todo-spelled-todos-is-a-todo-$a|$a-check.log: $a: $S: ok 2 point-2 # Todos: later: not a pass (# TODO
 a-nested-plan-of-0-without-skip-fails-$a|$a-check.log: $a: $S: # 1..0
 a-record-of-the-other-cpu-after-the-restart-passes-$a|the plan
+a-stop-of-the-other-cpu-after-the-restart-passes-$a|the plan
+a-restart-before-inits-boot-id-record-fails-$a|$a-check.log: $a: the kernel's console has no 'reboot: Restarting system' after /init's boot-id record
 EOC
 		k=$(nskipsec "$a")
 		[ -n "$k" ] || continue
@@ -621,6 +623,21 @@ plan_make_case() {
 		# of 6.1; or arm64 smp_send_stop()'s "SMP: failed to stop
 		# secondary CPUs", x86's "Shutting down cpus with NMI")
 		edit "$l" '$a [    2.100000] hrtimer: interrupt took 21032336 ns' ;;
+	a-stop-of-the-other-cpu-after-the-restart-passes-*)
+		# machine_restart() waited 1 s for the other CPU to stop:
+		# arm64 smp_send_stop() (arch/arm64/kernel/smp.c), x86
+		# native_stop_other_cpus() (arch/x86/kernel/smp.c) and then
+		# native_machine_restart() (arch/x86/kernel/reboot.c)
+		case $a in
+		arm64) edit "$l" '$a [    3.100000] SMP: failed to stop secondary CPUs 1' ;;
+		*) edit "$l" '$a [    3.100000] Shutting down cpus with NMI\n[    3.100100] reboot: machine restart' ;;
+		esac ;;
+	a-restart-before-inits-boot-id-record-fails-*)
+		# the restart record is there, but of a boot before /init's
+		# (the console's only one is before the boot-id record)
+		edit "$l" '/^@@@ CONSOLE/,${/reboot: Restarting system/d}'
+		edit "$l" '/^@@@ CONSOLE/,${/init: boot_id=/i [    0.250000] reboot: Restarting system
+}' ;;
 	a-console-without-its-banner-fails-*) edit "$l" '/^@@@ CONSOLE/,${/Linux version/d}' ;;
 	a-dump-of-another-boot-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/s/boot_id=0c0ffee0-1234-/boot_id=0c0ffee0-9999-/' ;;
 	a-dump-without-the-boot-id-record-fails-*) edit "$l" '/^@@@ KLOG BEGIN/,/^@@@ KLOG END/{/^<.*init: boot_id=/d}' ;;
