@@ -30,12 +30,13 @@
 #   section, a TAP line split by a kernel message each fail;
 # - a known failure (plan 'known' lines) excuses one point, at the
 #   section's own level, never the failures nested under it, only if it
-#   failed cleanly ('not ok', no TIMEOUT, the test exited with status 1)
+#   failed cleanly ('not ok' with no directive, the test exited with 1)
 #   and the pristine kernel's log beside it (ARCH-pristine.log), a
 #   complete log of the same base, arch and suite without kernel
 #   trouble, another boot (INIT's boot id) of another build (its dump's
-#   and console's banner) of the same version, fails that point cleanly
-#   in its section (not on its console);
+#   and console's banner) of the same version, fails that point as
+#   cleanly in its section (not on its console; a crash, a timeout or
+#   any status but 1 there excuses nothing);
 # - each ABI's identity: its hello section (boot/guest-tests/hello.c) says
 #   its binary's word size and uname(2)'s release and machine, which must
 #   be the ABI's (abi_rec, from its arch's record: BITS_ABI, UNAME_MACHINE)
@@ -605,10 +606,11 @@ function tap_line(d, c,   num, due, name, dir, k, why) {
 		flush_nested()
 	} else if ((k " " name) in known && !((k " " name) in known_used)) {
 		known_used[k " " name] = 1
-		if (dir == "TIMEOUT") {
+		if (dir != "") {
 			nfail++
 			flush_nested()
-			failure(row, sectname ": " $0 ": a known failure, but not a clean one (it timed out)")
+			failure(row, sectname ": " $0 ": a known failure, but not a clean one (" \
+				(dir == "TIMEOUT" ? "it timed out" : "# " dir) ")")
 		} else if ((why = pristine_fails(name)) == "") {
 			knownfail[row]++
 			nknown++
@@ -680,14 +682,17 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 			in_it = 1
 			rn = ""
 		} else if (line ~ /^@@@ END /) {
-			if (in_it && hit && line !~ / status=[0-9]+$/)
+			# a clean failure, as this log's side must be (below):
+			# the test exited with 1, not a crash (a shell's 128+N),
+			# timeout(1)'s 124 or any other status
+			if (in_it && hit && line !~ / status=1$/)
 				hit = 0
 			in_it = 0
 		} else if (in_it && line ~ /^# +RUN +[^ ]+ \.\.\.$/) {
 			rn = line
 			sub(/^# +RUN +/, "", rn)
 			sub(/ \.\.\.$/, "", rn)
-		} else if (in_it && line ~ /^not ok [0-9]+/ && point_name(line, rn) == name && directive(line) != "TIMEOUT")
+		} else if (in_it && line ~ /^not ok [0-9]+/ && point_name(line, rn) == name && directive(line) == "")
 			hit = 1
 	}
 	close(p)
@@ -714,7 +719,7 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 	if (version_of(p_kban) != version_of(own))
 		return p " is of kernel " version_of(p_kban) ", this log's " version_of(own) ": not the same version"
 	if (!hit)
-		return p " (the pristine kernel) does not show it in " abi " " test ", failing cleanly"
+		return p " (the pristine kernel) does not show it in " abi " " test ", failing cleanly ('not ok' without a directive, the test's status 1)"
 	return ""
 }
 
