@@ -383,6 +383,8 @@ a-nested-plan-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # 1..0
 a-nested-skip-under-no-point-fails-$a|$a-check.log: $a: $S: # ok 1 sub-1 # SKIP why: a skip nested under no point of the section
 a-nested-whole-stream-skip-the-plan-allows-passes-$a|the plan
 a-nested-whole-stream-skip-under-the-runners-skip-passes-$a|the plan
+a-runners-reasonless-skip-without-a-nested-skip-fails-$a|$a-check.log: $a: $S: ok 1 point-1 # SKIP: a skip the plan does not allow (point point-1,
+a-runners-skip-over-a-nested-whole-stream-skip-the-plan-does-not-allow-fails-$a|$a-check.log: $a: $S: # 1..0 # SKIP the probe got ENOTTY: a skip the plan does not allow (point point-1>-,
 a-32-bit-abis-hello-run-by-a-64-bit-binary-fails-$a|$a-check.log: $a: $(plan_q '$1 == "section" && $3 == "'"$a"'" && $4 == "check" && $5 != "'"$a"'" { print $5; exit }') hello: ok 1 a static 64-bit binary runs
 a-hello-whose-uname-says-another-kernel-fails-$a|$a-check.log: $a: $a hello: uname(2) says release 5.10.0, the kernel's banner
 a-hello-whose-uname-says-another-machine-fails-$a|: uname(2) says machine i686, the ABI $a's is
@@ -573,6 +575,11 @@ plan_make_case() {
 		p='ok 1 point-1'
 		case $name in *-under-the-runners-skip-*) p='ok 1 point-1 # SKIP' ;; esac
 		in_sect "$l" "$S" "s/^ok 1 point-1\$/# TAP version 13\\n# 1..0 # SKIP the probe got ENOTTY\\n$p/" ;;
+	a-runners-reasonless-skip-without-a-nested-skip-fails-*)
+		# the runner's skip with no nested stream that skipped
+		in_sect "$l" "$S" 's/^ok 1 point-1$/& # SKIP/' ;;
+	a-runners-skip-over-a-nested-whole-stream-skip-the-plan-does-not-allow-fails-*)
+		in_sect "$l" "$S" 's/^ok 1 point-1$/# TAP version 13\n# 1..0 # SKIP the probe got ENOTTY\nok 1 point-1 # SKIP/' ;;
 	a-planned-nested-skip-*|a-nameless-nested-skip-*)
 		k=$(nskipsec "$a")
 		ks=$(echo "$k" | cut -d' ' -f1-2)
