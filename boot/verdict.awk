@@ -823,9 +823,10 @@ function finish_file(   i, k, kf, expect) {
 		# pr_emerg "Shutting down cpus with NMI" (the other CPU missed
 		# the stop for 1 s, as a loaded host's TCG vCPU can). What follows
 		# the restart is held to the trouble patterns, as every line is.
-		if (console_seen && !console_restart)
+		if (console_seen && console_restart != 1)
 			failure(arch, "the kernel's console has no 'reboot: Restarting system' after /init's boot-id record (/init's reboot, kernel/reboot.c kernel_restart()): " \
-				(console_last == "" ? "no kernel record" : "its last record is '" console_last "'") ": the guest did not reach its restart")
+				(console_restart ? "only before it" (console_bootrec == "" ? " (there is none)" : "") : \
+				console_last == "" ? "no kernel record" : "its last record is '" console_last "'") ": the guest did not reach its restart")
 		if (console_seen && console_banner == "")
 			failure(arch, "the kernel's console has no 'Linux version' banner")
 		if (klog_begins && klog_banner == "")
@@ -1228,8 +1229,8 @@ in_console && init_seen && console_bootrec == "" && /^(<[0-9]+>)?\[ *[0-9]+\.[0-
 in_console && /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] / {
 	console_last = $0
 	sub(/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] /, "", console_last)
-	if (console_bootrec != "" && console_last == "reboot: Restarting system")
-		console_restart = 1
+	if (console_last == "reboot: Restarting system")
+		console_restart = console_bootrec != "" ? 1 : console_restart ? console_restart : -1
 }
 
 # The kernel must not complain, on the console, in a test's '#' lines (a
