@@ -77,7 +77,7 @@ r3_library() {
 
 round3_supervisor() {
 	say "bind-supervisor (its library): found by the security review of issue 41 (round 3)"
-	r3_library "./bind-supervisor --user 1000 --allow tcp:89 --" bind-supervisor
+	r3_library "./bind-supervisor -v --user 1000 --allow tcp:89 --" bind-supervisor
 }
 
 # The agent, its log through a FIFO whose reader the test can stop: a
@@ -187,7 +187,7 @@ r3_eintr() {
 	r3_withdrawn r3-eintr eintr 88
 	touch "$go2"
 	r3_result r3-eintr
-	check "R3.6: a bind() that failed with EINTR after the agent bound its socket, then the program's own second bind() of it: EINVAL, as the kernel says for a bound socket" \
+	check "R3.6: a bind() that failed with EINTR after the agent bound its socket, then the program's own second bind() of it, another call (its address length): EINVAL, as the kernel says for a bound socket" \
 		grep -q "second bind() of the socket after EINTR got Invalid argument" /tmp/r3-eintr.out
 }
 

@@ -61,8 +61,9 @@
  *                    the bind(); late: the same, after the handler has
  *                    waited for the file $TRY_BIND_GO2) or without (eintr:
  *                    the bind() fails with EINTR; once $TRY_BIND_GO2
- *                    exists the same thread binds the socket again, and
- *                    what that second bind() got is said). Exits 0 if the answers
+ *                    exists the same thread binds the socket again, with
+ *                    another address length, and what that second bind()
+ *                    got is said). Exits 0 if the answers
  *                    are the kernel's: 0 for the restarted bind(); EINVAL
  *                    for a second bind() of a bound socket. 4 if the
  *                    answer came before the signal (nothing was shown)
@@ -491,8 +492,16 @@ static void *withdraw_bind(void *arg)
 	err = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
 	__atomic_store_n(&withdraw_tid, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&withdraw_err, err, __ATOMIC_SEQ_CST);
+	/*
+	 * Another call than the first: its address length is the whole
+	 * sockaddr_storage, which inet_bind() takes as well. One that left
+	 * every register as it was could not be told from a restart
+	 * (docs/bind-supervisor.md); whether it does depends on the ABI's
+	 * unused argument registers (the same on arm64, here).
+	 */
 	if (arg && err == EINTR && !wait_for_file(go2))
-		withdraw_second = do_bind(withdraw_sock, &withdraw_addr, withdraw_len) ? errno : 0;
+		withdraw_second = do_bind(withdraw_sock, &withdraw_addr, sizeof(withdraw_addr)) ?
+				  errno : 0;
 	return arg;
 }
 
