@@ -81,6 +81,7 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/net.h>
+#include <linux/nsfs.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -88,6 +89,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -589,6 +591,29 @@ static int userns(void)
 	return 0;
 }
 
+/*
+ * Whether a program of this ABI can ask a network namespace for its user
+ * namespace (NS_GET_USERNS), as the daemons of the same ABI do to tell
+ * whether a caller holds CAP_NET_BIND_SERVICE over its socket's (R3.5):
+ * 6.1's fs/nsfs.c has no compat_ioctl, so a 32-bit program gets ENOTTY
+ * there (6.12's has compat_ptr_ioctl). Exits 3, saying so, if not.
+ */
+static void nsfs_or_exit(void)
+{
+	int ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), user;
+
+	if (ns < 0)
+		return;
+	user = ioctl(ns, NS_GET_USERNS);
+	if (user < 0 && errno == ENOTTY) {
+		printf("try-bind: NS_GET_USERNS not supported here (nsfs has no compat ioctl for this ABI): its daemons cannot tell, their policy decides\n");
+		exit(3);
+	}
+	if (user >= 0)
+		close(user);
+	close(ns);
+}
+
 static int userns_bind(void)
 {
 	struct sockaddr_storage ss;
@@ -597,6 +622,8 @@ static int userns_bind(void)
 
 	if (!strcmp(mode, "--userns-hostsock"))
 		s = make_socket(proto, &ss, &len);
+	else
+		nsfs_or_exit();
 	if (userns())
 		return 1;
 	if (s < 0)
