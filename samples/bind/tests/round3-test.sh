@@ -223,7 +223,10 @@ r3_fd_limit() {
 	pids7=
 	i=0
 	while [ "$i" -lt 20 ] && ! grep -q "connection dropped" "$r3_log"; do
-		r3 --id "r3-fd$i" -- sleep 600 >/dev/null 2>&1 &
+		# agent-client itself in the background, not r3 (a function: its
+		# subshell would be what $! is, and the kill below would leave
+		# agent-client and its sleep behind: the guest's STRAY lines)
+		./agent-client "$r3_sock" run --id "r3-fd$i" -- sleep 600 >/dev/null 2>&1 &
 		pids7="$pids7 $!"
 		r3_wait "$r3_log" "container r3-fd$i (pid\|connection dropped" 10
 		i=$((i + 1))
