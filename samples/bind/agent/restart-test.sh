@@ -53,6 +53,8 @@ mgr_teardown() {
 	systemctl stop "$svc"
 }
 mgr_restart() { systemctl restart "$svc"; }
+# (a start that fails is retried, Restart=always: its job does not end)
+mgr_restart_nowait() { systemctl restart --no-block "$svc"; }
 mgr_crash() { systemctl kill -s KILL "$svc"; }
 mgr_reload() { systemctl reload "$svc"; }
 mgr_pid() { systemctl show -P MainPID "$svc"; }
@@ -66,6 +68,9 @@ mgr_log() {
 	fi
 }
 mgr_watchdog() { systemctl show -P WatchdogUSec "$svc"; }
+mgr_restarts() { systemctl show -P NRestarts "$svc"; }
+mgr_state() { systemctl show -P ActiveState "$svc"; }
+mgr_result() { systemctl show -P Result "$svc"; }
 # shellcheck source=/dev/null
 [ -z "${RESTART_TEST_MANAGER:-}" ] || . "$RESTART_TEST_MANAGER"
 
@@ -181,8 +186,37 @@ for event in restart crash upgrade rollback; do
 		wait_log "container $event (pid [0-9]*, from runtime pid [0-9]*): serving its listener again, from systemd's fd store"
 	check "$event: the container served before binds tcp:443 and AF_UNIX after" released "$event"
 	check "$event: a container created after binds tcp:443" \
-		expect_out 0 "bind tcp:443 as uid 1000: ok" ./agent-client "$sock" run --id "$event-after" -- ./try-bind tcp 443
+		expect_out 0 "bind tcp:443 as uid 1000: ok" timeout 60 ./agent-client "$sock" run --id "$event-after" -- ./try-bind tcp 443
 done
+
+say "a broken upgrade: a binary that exits at once, restarted in a loop, then the rollback"
+# systemd's default start limit (5 starts in 10 s) would fail the unit
+# after the fifth quick start, and a failed unit's fd store is closed: every
+# served container's bind ENOSYS for good. The unit has none (docs/bind-agent.md).
+held broken
+old=$(mgr_pid)
+restarts=$(mgr_restarts)
+saved=$W/bind-agent.saved
+cp "$bin" "$saved"
+printf '#!/bin/sh\nexit 1\n' >"$bin.restart-test" && chmod 0755 "$bin.restart-test" &&
+	mv -f "$bin.restart-test" "$bin"
+mgr_restart_nowait
+# six restarts of the broken binary: one more than the default limit allows
+looped() {
+	i=0
+	while [ "$(mgr_restarts)" -lt "$((restarts + 6))" ]; do
+		[ "$(mgr_state)" != failed ] || { say "the unit failed: $(mgr_result)"; return 1; }
+		i=$((i + 1))
+		[ "$i" -le 300 ] || { say "$(($(mgr_restarts) - restarts)) restarts after 30 s"; return 1; }
+		sleep 0.1
+	done
+	say "$(($(mgr_restarts) - restarts)) restarts, the unit $(mgr_state)"
+}
+check "broken: systemd restarts a binary that exits at once six times, and the unit does not fail" looped
+cp "$saved" "$bin.restart-test" && mv -f "$bin.restart-test" "$bin" && saved=
+mgr_restart
+check "broken: after the rollback, a new agent serves" new_agent "$old"
+check "broken: the container served before binds tcp:443 and AF_UNIX after" released broken
 
 say "binds in flight when the agent dies (BIND_AGENT_TEST_DIE)"
 # received: the journal has it, nothing done; sending: bound, not answered
@@ -225,8 +259,8 @@ check "sending: the next agent answered 0, what the bind the dead one made did" 
 say "SIGHUP: --allow-file again, for the containers served too"
 held hup
 check "SIGHUP: with tcp:83 in the file, a served container binds tcp:83" \
-	expect_out 0 "bind tcp:83 as uid 1000: ok" ./agent-client "$sock" run --id hup83 -- ./try-bind tcp 83
-./agent-client "$sock" run --id hupheld -- sh -c \
+	expect_out 0 "bind tcp:83 as uid 1000: ok" timeout 60 ./agent-client "$sock" run --id hup83 -- ./try-bind tcp 83
+timeout 120 ./agent-client "$sock" run --id hupheld -- sh -c \
 	"while [ ! -e $W/go.hup1 ]; do sleep 0.1; done; ./try-bind tcp 83; while [ ! -e $W/go.hup2 ]; do sleep 0.1; done; ./try-bind tcp 83" \
 	>"$W/hupheld.out" 2>&1 &
 hupheld=$!
