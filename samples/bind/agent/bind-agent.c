@@ -490,7 +490,8 @@ static struct kept_policy *kept_policy(struct kept *k, const struct policy *with
 
 	if (p && narrow_within(k->rec.metadata, within, &p->p, dropped, len)) {
 		p->p.n = 0;
-		snprintf(dropped, len, "every port (its listenerMetadata is not allow=...)");
+		snprintf(dropped, len, "every port (its listenerMetadata is not allow=... of at most %d rules)",
+			 MAX_ALLOW);
 	}
 	return p;
 }

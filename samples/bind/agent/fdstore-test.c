@@ -201,7 +201,8 @@ static void journal(void)
 static void narrowing(void)
 {
 	struct policy agent = { .n = 0 }, out;
-	char err[160], dropped[200];
+	struct { struct policy out; int guard[8]; } big;
+	char err[160], dropped[200], many[7 * (MAX_ALLOW + 1) + 8];
 
 	policy_add(&agent, "tcp:80", err, sizeof(err));
 	policy_add(&agent, "udp:53", err, sizeof(err));
@@ -215,6 +216,14 @@ static void narrowing(void)
 	check(narrow_within("deny=tcp:80", &agent, &out, dropped, sizeof(dropped)) != 0 &&
 	      narrow_within("allow=tcp:x", &agent, &out, dropped, sizeof(dropped)) != 0,
 	      "narrow: not allow=SPEC,... is refused");
+	/* a record is read back from the store: more rules than a policy holds */
+	snprintf(many, sizeof(many), "allow=");
+	for (int i = 0; i <= MAX_ALLOW; i++)
+		strcat(many, i ? ",tcp:80" : "tcp:80");
+	memset(&big, 0, sizeof(big));
+	check(narrow_within(many, &agent, &big.out, dropped, sizeof(dropped)) != 0 &&
+	      big.out.n <= MAX_ALLOW && !big.guard[0],
+	      "narrow: more than MAX_ALLOW rules are refused, not written past the policy");
 }
 
 int main(void)

@@ -219,10 +219,16 @@ int narrow_within(const char *metadata, const struct policy *within, struct poli
 		one.n = 0;
 		if (policy_add(&one, spec, err, sizeof(err)))
 			return -1;
-		if (policy_allows(within, one.rules[0].type, one.rules[0].protocol, one.rules[0].port))
-			out->rules[out->n++] = one.rules[0];
-		else if (dropped && used < dlen)
-			used += (size_t)snprintf(dropped + used, dlen - used, "%s%s", used ? " " : "", spec);
+		if (!policy_allows(within, one.rules[0].type, one.rules[0].protocol, one.rules[0].port)) {
+			if (dropped && used < dlen)
+				used += (size_t)snprintf(dropped + used, dlen - used, "%s%s",
+							 used ? " " : "", spec);
+			continue;
+		}
+		/* as policy_add(): a record has no more rules than a policy holds */
+		if (out->n == MAX_ALLOW)
+			return -1;
+		out->rules[out->n++] = one.rules[0];
 	}
 	return 0;
 }

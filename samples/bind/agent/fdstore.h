@@ -65,7 +65,8 @@ int record_read(int fd, struct container_record *r, char *err, size_t errlen);
 /*
  * listenerMetadata's "allow=SPEC,..." against @within: @out gets the
  * SPECs @within grants, @dropped (if not NULL) lists those it does not.
- * An empty @metadata is @within. -1 if @metadata is not that syntax.
+ * An empty @metadata is @within. -1 if @metadata is not that syntax, or
+ * grants more than MAX_ALLOW rules.
  */
 int narrow_within(const char *metadata, const struct policy *within, struct policy *out,
 		  char *dropped, size_t dlen);
