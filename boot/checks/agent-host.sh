@@ -738,7 +738,32 @@ socket_dir_checked() {
 	socket_dir_refused "$W/ww" "socket directory $W/ww is mode 0777 owned by uid 0: want it owned by root and writable by no one else" &&
 		socket_dir_refused "$W/gw" "socket directory $W/gw is mode 0775" &&
 		socket_dir_refused "$W/user" "socket directory $W/user is mode 0755 owned by uid 1000" &&
-		socket_dir_refused "$W/pw/sub" "socket directory $W/pw is mode 0777"
+		socket_dir_refused "$W/pw/sub" "socket directory $W/pw is mode 0777" &&
+		socket_dir_symlinks
+}
+# A symbolic link on the way is followed as the runtimes' connect() will
+# follow it: one that another user owns, in a directory they may write to
+# (sticky, as /tmp is), they can point elsewhere later, to a directory of
+# theirs with a socket of theirs in it. A root's link (/var/run) is fine.
+socket_dir_symlinks() {
+	mkdir -p "$W/st" "$W/ok" "$W/rl"
+	chmod 1777 "$W/st"
+	chmod 0755 "$W/ok" "$W/rl"
+	ln -sfn "$W/ok" "$W/st/user-link"
+	chown -h 1000 "$W/st/user-link"
+	ln -sfn ../ok "$W/rl/root-link"
+	ln -sfn "$W/st" "$W/rl/to-sticky"
+	socket_dir_refused "$W/st/user-link" "$W/st/user-link is a symbolic link owned by uid 1000: want it root's" &&
+		socket_dir_refused "$W/rl/to-sticky" "socket directory $W/st is mode 1777 owned by uid 0: want it owned by root and writable by no one else" &&
+		socket_dir_accepted "$W/rl/root-link" &&
+		(cd "$W/ok" && socket_dir_accepted ../rl/root-link)
+}
+socket_dir_accepted() { # DIR: the agent on DIR/a.sock listens there
+	rc=0
+	timeout 3 "$AGENT" --socket "$1/a.sock" --allow tcp:$P1 >"$W/dir.out" 2>&1 || rc=$?
+	cat "$W/dir.out"
+	echo "exit status $rc (timeout's 124: it was still serving)"
+	[ "$rc" = 124 ] && grep -q "listening on $1/a.sock" "$W/dir.out"
 }
 
 # bind-supervisor(8)'s capabilities (SECURITY), and only those, are

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -991,55 +992,115 @@ out:
 /*
  * Whoever can write to the socket's directory can put a socket of theirs
  * in the agent's place, and get the containers' listeners: the directory
- * must be root's and writable by no one else, and so must each one above
- * it, which may instead be sticky (as /tmp is: no one else can rename or
- * remove what root made there). Exits 1 with a message if not.
+ * must be root's and writable by no one else, and so must each one on the
+ * way to it, which may instead be sticky (as /tmp is: no one else can
+ * rename or remove what root made there). The way is walked as the
+ * runtimes' connect() walks it: a symbolic link is followed, and must be
+ * root's (another user's link in a sticky directory is theirs to point
+ * elsewhere later); the directories it leads through are held to the same
+ * rule. Exits 1 with a message if not.
  */
-static void check_socket_dir(const char *path)
+static void __attribute__((noreturn, format(printf, 1, 2))) socket_refused(const char *fmt, ...)
 {
-	char *copy = strdup(path), *dir, *real;
+	char text[3 * PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	agent_log("error", "socket_refused", NULL, "%s", text);
+	exit(1);
+}
+
+/* @dir may hold @entry (lstat'ed as @est): see check_socket_dir() */
+static void check_holder(const char *dir, const struct stat *est, const char *path)
+{
 	struct stat st;
 
-	if (!copy) {
-		fprintf(stderr, "bind-agent: out of memory\n");
-		exit(1);
-	}
-	dir = strrchr(copy, '/');
-	if (dir == copy)
-		dir[1] = '\0';
-	else if (dir)
-		*dir = '\0';
-	real = realpath(dir ? copy : ".", NULL);
-	free(copy);
-	if (!real) {
-		agent_log("error", "socket_refused", NULL, "the directory of socket %s: %s", path,
-			  strerror(errno));
-		exit(1);
-	}
-	for (int first = 1;; first = 0) {
-		char *slash;
+	if (stat(dir, &st))
+		socket_refused("socket directory %s: %s", dir, strerror(errno));
+	if (st.st_uid != 0 || ((st.st_mode & 022) && (!(st.st_mode & S_ISVTX) || est->st_uid != 0)))
+		socket_refused("socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is, if what it holds on the way is root's), for %s",
+			       dir, st.st_mode & 07777, st.st_uid, path);
+}
 
-		errno = 0;
-		if (stat(real, &st) || !S_ISDIR(st.st_mode)) {
-			agent_log("error", "socket_refused", NULL, "socket directory %s: %s", real,
-				  errno ? strerror(errno) : "not a directory");
-			exit(1);
-		}
-		if (st.st_uid != 0 || ((st.st_mode & 022) && (first || !(st.st_mode & S_ISVTX)))) {
-			agent_log("error", "socket_refused", NULL,
-				  "socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is), for %s",
-				  real, st.st_mode & 07777, st.st_uid, path);
-			exit(1);
-		}
-		if (!strcmp(real, "/"))
-			break;
-		slash = strrchr(real, '/');
-		if (slash == real)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
+static void check_socket_dir(const char *path)
+{
+	/* real: the way so far, without links; todo: what is left of it */
+	char real[PATH_MAX] = "/", todo[2 * PATH_MAX], next[2 * PATH_MAX], entry[PATH_MAX];
+	char target[PATH_MAX], *slash;
+	struct stat st;
+	int links = 0;
+
+	if (path[0] == '/') {
+		snprintf(todo, sizeof(todo), "%s", path);
+	} else {
+		if (!getcwd(real, sizeof(real)))
+			socket_refused("the directory of socket %s: getcwd: %s", path, strerror(errno));
+		snprintf(todo, sizeof(todo), "%s/%s", real, path);
+		snprintf(real, sizeof(real), "/");
 	}
-	free(real);
+	/* the socket's own name is not on the way */
+	slash = strrchr(todo, '/');
+	slash[1] = '\0';
+	for (;;) {
+		char *name = todo, *rest;
+		ssize_t n;
+
+		while (*name == '/')
+			name++;
+		if (!*name)
+			break;
+		rest = strchr(name, '/');
+		if (rest)
+			*rest++ = '\0';
+		else
+			rest = name + strlen(name);
+		if (!strcmp(name, ".")) {
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (!strcmp(name, "..")) {
+			/* real has no links: its parent is lexical */
+			slash = strrchr(real, '/');
+			slash[slash == real] = '\0';
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if ((size_t)snprintf(entry, sizeof(entry), "%s%s%s", real, strcmp(real, "/") ? "/" : "",
+				     name) >= sizeof(entry))
+			socket_refused("socket path %s: too long", path);
+		if (lstat(entry, &st))
+			socket_refused("socket directory %s: %s", entry, strerror(errno));
+		if (S_ISLNK(st.st_mode) && st.st_uid != 0)
+			socket_refused("%s is a symbolic link owned by uid %u: want it root's, for %s",
+				       entry, st.st_uid, path);
+		check_holder(real, &st, path);
+		if (S_ISLNK(st.st_mode)) {
+			if (++links > 40)
+				socket_refused("socket path %s: %s", path, strerror(ELOOP));
+			n = readlink(entry, target, sizeof(target) - 1);
+			if (n < 0)
+				socket_refused("socket directory %s: %s", entry, strerror(errno));
+			target[n] = '\0';
+			if ((size_t)snprintf(next, sizeof(next), "%s/%s", target, rest) >= sizeof(todo))
+				socket_refused("socket path %s: too long", path);
+			memcpy(todo, next, strlen(next) + 1);
+			if (target[0] == '/')
+				snprintf(real, sizeof(real), "/");
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			socket_refused("socket directory %s: not a directory", entry);
+		memcpy(real, entry, strlen(entry) + 1);
+		memmove(todo, rest, strlen(rest) + 1);
+	}
+	/* the socket's own directory: not even sticky */
+	if (stat(real, &st))
+		socket_refused("socket directory %s: %s", real, strerror(errno));
+	if (st.st_uid != 0 || (st.st_mode & 022))
+		socket_refused("socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is), for %s",
+			       real, st.st_mode & 07777, st.st_uid, path);
 }
 
 /* The socket, created 0600 whatever our umask: only root may connect. */
