@@ -315,6 +315,12 @@ check "refused: text after the JSON value" refused trailing "not one JSON value"
 r '{ "defaultAction": "SCMP_ACT_ERRNO", '
 check "refused: JSON cut short" refused short "not one JSON value: empty or cut short" "$W/in.json"
 check "refused: a missing file" refused missing "No such file or directory" "$W/none.json"
+# one member twice: readers differ on which counts (json-c, Go's
+# encoding/json: the last; others the first), so no reading is derived
+r "{ \"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [ $B ] }"
+check "refused: a member twice at the top" refused duptop 'member "defaultAction" twice' "$W/in.json"
+r '{ "defaultAction": "SCMP_ACT_ERRNO", "syscalls": [ { "names": [ "bind" ], "action": "SCMP_ACT_ERRNO", "act\u0069on": "SCMP_ACT_ALLOW" } ] }'
+check "refused: a member twice in a rule, once spelled with an escape" refused duprule 'member "action" twice' "$W/in.json"
 
 # -- usage: exit status 2
 usage2() {

@@ -28,8 +28,9 @@
  * socketcall.
  *
  * It refuses (exit 1, one line on stderr saying why, nothing on stdout):
- * input that is not one JSON object of those forms; a member it does not
- * know, at the top or in a rule (it could change what a rule means); a
+ * input that is not one JSON object of those forms; a member twice in one
+ * object (readers differ on which counts); a member it does not know,
+ * at the top or in a rule (it could change what a rule means); a
  * defaultAction other than SCMP_ACT_ERRNO, SCMP_ACT_KILL*, SCMP_ACT_TRAP
  * (a profile that lets through what no rule names is not a runtime's
  * default); a listenerPath or listenerMetadata already there, or a rule
@@ -310,6 +311,72 @@ static void derive(json_object *sec, int oci, const char *path, const char *meta
 		json_object_object_add(sec, "listenerMetadata", json_object_new_string(metadata));
 }
 
+/*
+ * A member twice in one object: json-c keeps the last, as Go's
+ * encoding/json does, while other readers keep the first or refuse, so
+ * such a profile means what its reader says: refused. @buf is JSON that
+ * json-c's strict tokener took whole; each key is decoded by json-c (an
+ * escape spells the same name as its character does).
+ */
+#define MAX_DEPTH 64
+static void refuse_duplicates(const char *buf, size_t len)
+{
+	/* per level: the keys of the object open there (NULL: an array) */
+	struct json_object *keys[MAX_DEPTH] = { NULL };
+	int depth = -1;
+
+	for (size_t i = 0; i < len; i++) {
+		struct json_object *key;
+		const char *name;
+		size_t end, next;
+		char *tok;
+
+		switch (buf[i]) {
+		case '{':
+		case '[':
+			if (++depth == MAX_DEPTH)
+				refuse("nested deeper than %d", MAX_DEPTH);
+			keys[depth] = buf[i] == '{' ? json_object_new_object() : NULL;
+			if (buf[i] == '{' && !keys[depth])
+				refuse("out of memory");
+			continue;
+		case '}':
+		case ']':
+			if (depth >= 0)
+				json_object_put(keys[depth--]);
+			continue;
+		case '"':
+			break;
+		default:
+			continue;
+		}
+		for (end = i + 1; end < len && buf[end] != '"'; end++)
+			end += buf[end] == '\\';
+		if (end >= len)
+			break;
+		next = end + 1 + strspn(buf + end + 1, " \t\r\n");
+		if (depth < 0 || !keys[depth] || next >= len || buf[next] != ':') {
+			i = end;
+			continue;
+		}
+		tok = strndup(buf + i, end + 1 - i);
+		key = tok ? json_tokener_parse(tok) : NULL;
+		free(tok);
+		name = key ? json_object_get_string(key) : NULL;
+		if (!name)
+			refuse("out of memory");
+		if (json_object_object_get_ex(keys[depth], name, NULL))
+			refuse("member \"%s\" twice in one object: readers differ on which counts",
+			       name);
+		if (json_object_object_add(keys[depth], name, NULL))
+			refuse("out of memory");
+		json_object_put(key);
+		i = end;
+	}
+	while (depth >= 0)
+		json_object_put(keys[depth--]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = "/run/bind-agent.sock", *metadata = NULL;
@@ -385,6 +452,7 @@ int main(int argc, char **argv)
 		       json_tokener_get_error(tok) == json_tokener_continue ? "empty or cut short" :
 		       json_tokener_error_desc(json_tokener_get_error(tok)));
 	json_tokener_free(tok);
+	refuse_duplicates(buf, len);
 	free(buf);
 	if (!json_object_is_type(root, json_type_object))
 		refuse("not a JSON object");
