@@ -244,13 +244,31 @@ echo "unjournaled die-unjournaled" >"$die"
 new_agent "$old"
 wait "$unjournaled"
 sed 's/^/#   /' "$W/unjournaled.out"
-check "unjournaled: a bind received and not yet journaled when the agent died is answered, by the kernel (AF_UNIX: ok)" \
+check "unjournaled: a bind received and not yet journaled when the agent died is refused (EPERM): nothing says what it asked" \
 	[ "$(cat "$W/unjournaled.out")" = "bind unix:0 as uid 1000: ok
-bind unix:0 as uid 1000: ok
+bind unix:0 as uid 1000: Operation not permitted
 bind tcp:443 as uid 1000: ok" ]
 check "unjournaled: the agent died there" wait_log "BIND_AGENT_TEST_DIE: killing ourselves at 'unjournaled die-unjournaled'"
-check "unjournaled: the next agent found it near the last id the journal marked, and let the kernel answer it" \
-	wait_log "container die-unjournaled: notification [0-9]*, received by the agent before us and not yet in its journal: answered by the kernel (continue)"
+check "unjournaled: the next agent found it near the last id the journal marked, and refused it" \
+	wait_log "container die-unjournaled: notification [0-9]*, received by the agent before us and not yet in its journal: nothing says what it asked: refused (EPERM)"
+# ... whatever the syscall: a filter may send any to the agent (listen()
+# here), which refuses all but bind(); the kernel must not do it instead
+timeout 60 ./agent-client "$sock" run --id die-lostlisten --listen -- sh -c \
+	"./try-bind unix 0; while [ ! -e $W/go.lostlisten ]; do sleep 0.1; done; ./try-bind --listen-only tcp 0" \
+	>"$W/lostlisten.out" 2>&1 &
+lostlisten=$!
+pids="$pids $lostlisten"
+wait_log "container die-lostlisten: pid [0-9]* syscall\|container die-lostlisten: pid [0-9]* .*family 1" ||
+	sleep 2
+old=$(mgr_pid)
+echo "unjournaled die-lostlisten" >"$die"
+: >"$W/go.lostlisten"
+new_agent "$old"
+wait "$lostlisten"
+sed 's/^/#   /' "$W/lostlisten.out"
+check "unjournaled: a listen() the agent refuses, received and not yet journaled when it died, is refused (EPERM), not done by the kernel" \
+	[ "$(cat "$W/lostlisten.out")" = "bind unix:0 as uid 1000: ok
+listen tcp as uid 1000: Operation not permitted" ]
 check "received: the next agent decided it again, from the journal" \
 	wait_log "container die-received: pid [0-9]*: notification [0-9]*, in flight when the agent before us stopped, decided again: answered 0"
 check "sending: the next agent answered 0, what the bind the dead one made did" \

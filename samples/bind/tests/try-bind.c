@@ -72,6 +72,8 @@
  *                    CAP_NET_BIND_SERVICE over the socket's namespace
  *   --userns-hostsock  the same, with a socket made before unshare(): of
  *                    the namespace we started in, where we hold nothing
+ *   --listen-only    listen() on the socket, never bound (the kernel
+ *                    binds it to a port of its own): says what listen() got
  * Before MODE, --device IFNAME binds the socket to IFNAME
  * (SO_BINDTODEVICE) first.
  */
@@ -705,6 +707,15 @@ int main(int argc, char **argv)
 		return withdraw(how);
 	if (!strncmp(mode, "--userns", 8))
 		return userns_bind();
+	if (!strcmp(mode, "--listen-only")) {
+		struct sockaddr_storage ss;
+		socklen_t len;
+
+		s = make_socket(proto, &ss, &len);
+		n = s >= 0 ? listen(s, 8) : -1;
+		printf("listen %s as uid %u: %s\n", proto, getuid(), n ? strerror(errno) : "ok");
+		return !!n;
+	}
 	if (!strncmp(mode, "--own-files", 11)) {
 		/* the leader's fd 100: a TCP socket */
 		s = socket(AF_INET, SOCK_STREAM, 0);
