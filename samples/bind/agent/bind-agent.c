@@ -772,9 +772,10 @@ out:
  * journaled: the kernel still holds them (SECCOMP_IOCTL_NOTIF_ID_VALID)
  * once every journaled one is answered, and their ids are near the last
  * one it marked (a listener's ids are one counter, next_id++ in
- * kernel/seccomp.c). Nothing says what they ask: the kernel answers them
- * (SECCOMP_USER_NOTIF_FLAG_CONTINUE), as if there were no agent: no
- * privileged port, anything else done as the program asked.
+ * kernel/seccomp.c). Nothing says what they ask, and a filter may send us
+ * any syscall, of which we grant bind() alone: they are refused (EPERM, as
+ * decide_call() refuses what it does not decide). Letting the kernel do
+ * them (SECCOMP_USER_NOTIF_FLAG_CONTINUE) would do what we refuse.
  */
 #define LOST_WINDOW 64
 static void answer_lost(struct kept *k)
@@ -791,10 +792,10 @@ static void answer_lost(struct kept *k)
 			continue;
 		memset(resp, 0, sizes.seccomp_notif_resp);
 		resp->id = id;
-		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		resp->error = -EPERM;
 		sent = !ioctl(k->served.listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
 		container_log(k->rec.id, "info", "recovered", NULL,
-			      ": notification %llu, received by the agent before us and not yet in its journal: answered by the kernel (continue)%s",
+			      ": notification %llu, received by the agent before us and not yet in its journal: nothing says what it asked: refused (EPERM)%s",
 			      id, sent ? "" : " (not delivered: the call was withdrawn)");
 	}
 	free(resp);
