@@ -132,6 +132,68 @@ PY
 	wait_for test -S "$W/notify"
 }
 
+# SIGHUP while a container is being taken (agent review, finding 1): the
+# container's policy was narrowed from the one before, and it joins the
+# served ones after SIGHUP gave them the new one. The window is held open
+# by a service manager that does not read (its queue full): the agent's
+# FDSTORE=1 for the container, between the two, waits in sendmsg().
+sighup_while_taken() {
+	stop_agent
+	rm -f "$W/notify" "$W/full" "$W/drain" "$W/go.join"
+	echo "tcp:$P2" >"$W/allow-join"
+	chmod 0644 "$W/allow-join"
+	/usr/bin/python3 - "$W/notify" "$W" <<'PY' &
+import os, socket, sys, time
+path, w = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(path)
+s.settimeout(30)
+out = b""
+while b"READY=1" not in out:
+    out += s.recv(4096) + b"\n"
+# fill the queue: the agent's next message waits
+f = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+f.setblocking(False)
+try:
+    while True:
+        f.sendto(b"X=1", path)
+except BlockingIOError:
+    pass
+open(w + "/full", "w").close()
+while not os.path.exists(w + "/drain"):
+    time.sleep(0.1)
+s.settimeout(5)
+try:
+    while True:
+        s.recv(4096)
+except socket.timeout:
+    pass
+PY
+	notifier=$!
+	wait_for test -S "$W/notify"
+	start_agent env NOTIFY_SOCKET="$W/notify" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 \
+		--allow-file "$W/allow-join" || return 1
+	wait_for test -e "$W/full" || return 1
+	client join sh -c "while [ ! -e $W/go.join ]; do sleep 0.1; done; $W/try-bind tcp $P2" \
+		>"$W/join.out" 2>&1 &
+	joined=$!
+	wait_for grep -q "container join (pid [0-9]*, from runtime pid [0-9]*): serving its listener; allowed: tcp:$P1 tcp:$P2" "$ALOG" ||
+		{ cat "$ALOG"; return 1; }
+	: >"$W/allow-join"
+	kill -HUP "$agent"
+	wait_for grep -q "SIGHUP: allowed: tcp:$P1 (was tcp:$P1 tcp:$P2" "$ALOG" || { cat "$ALOG"; return 1; }
+	: >"$W/drain"
+	wait_for grep -q "container join: its listener is in systemd's fd store" "$ALOG"
+	: >"$W/go.join"
+	wait "$joined"
+	wait "$notifier"
+	stop_agent
+	cat "$ALOG"
+	cat "$W/join.out"
+	[ "$(cat "$W/join.out")" = "bind tcp:$P2 as uid 1000: Permission denied" ] &&
+		grep -q "container join: SIGHUP came while it was being taken: allowed now: tcp:$P1$" "$ALOG"
+}
+
 socket_activated_grant() {
 	stop_agent
 	rm -f "$SOCK"
@@ -882,6 +944,7 @@ host_case capabilities "with-cap-sys-admin-and-not-cap-net-admin-it-enters-the-c
 host_case capabilities "with-cap-sys-admin-alone-a-socket-of-another-netns-than-the-callers-is-refused" \
 	foreign_socket_refused
 host_case fdstore "fdstore-test-names-records-and-the-journal-of-the-fd-store" fdstore_unit
+host_case fdstore "sighup-while-a-container-is-taken-gives-it-the-new-policy" sighup_while_taken
 host_case man "bind-agent.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-agent.8" "$W"
 host_case man "bind-supervisor.8-lints-clean-and-renders" man_lints "$TOP/docs/man/bind-supervisor.8" "$W"
 host_case man "bind-agent.8-options-are-the-usage-texts" man_options_match

@@ -63,9 +63,12 @@ static unsigned int clients;	/* reading their message now */
 
 /*
  * The policy: --allow's rules and --allow-file's, which SIGHUP reads
- * again. New containers narrow a copy of it, taken under policy_lock.
+ * again (and counts, policy_gen). New containers narrow a copy of it,
+ * taken under policy_lock, and join kept_list under it: one that SIGHUP
+ * passed over meanwhile narrows the new one then (run_kept()).
  */
 static struct policy cli_policy, agent_policy;
+static unsigned long policy_gen;
 static const char *allow_file;
 static pthread_mutex_t policy_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct seccomp_notif_sizes sizes;
@@ -91,6 +94,7 @@ struct kept {
 	char name[200];
 	/* served.policy: SIGHUP puts a new one before the ones it replaced */
 	struct kept_policy { struct policy p; struct kept_policy *older; } *policy;
+	unsigned long policy_gen;	/* of the agent_policy it narrowed */
 	/* what the journal had in flight for it, from the agent before us */
 	struct journal_entry *recovered;
 	int *recovered_slots, nrecovered;
@@ -344,15 +348,28 @@ static int check_state(struct client *c, struct json_object *st, const char **id
 	return 0;
 }
 
-/* listenerMetadata "allow=SPEC,..." narrows the agent's policy into @p. */
-static int narrow(struct client *c, const char *metadata, struct policy *p)
+/* agent_policy now, and its generation */
+static unsigned long policy_now(struct policy *p)
+{
+	unsigned long gen;
+
+	pthread_mutex_lock(&policy_lock);
+	*p = agent_policy;
+	gen = policy_gen;
+	pthread_mutex_unlock(&policy_lock);
+	return gen;
+}
+
+/*
+ * listenerMetadata "allow=SPEC,..." narrows the agent's policy into @p;
+ * *@gen: the policy's generation.
+ */
+static int narrow(struct client *c, const char *metadata, struct policy *p, unsigned long *gen)
 {
 	char err[POLICY_LIST_MAX + 160];
 	struct policy now;
 
-	pthread_mutex_lock(&policy_lock);
-	now = agent_policy;
-	pthread_mutex_unlock(&policy_lock);
+	*gen = policy_now(&now);
 	if (!*metadata) {
 		*p = now;
 		return 0;
@@ -523,6 +540,7 @@ static void reload(void)
 	pthread_mutex_lock(&policy_lock);
 	old = agent_policy;
 	agent_policy = p;
+	policy_gen++;
 	pthread_mutex_unlock(&policy_lock);
 	for (int i = 0; i < p.n; i++)
 		if (!policy_allows(&old, p.rules[i].type, p.rules[i].protocol, p.rules[i].port) && a < sizeof(added))
@@ -840,13 +858,41 @@ static void unstore(struct kept *k, const char *why)
 static void *run_kept(void *arg)
 {
 	struct kept *k = arg;
-	int ret;
+	char dropped[POLICY_LIST_MAX], rules[512];
+	struct kept_policy *np = NULL;
+	int ret, passed_over;
 
 	k->served.hook_data = agent_container_begin(&k->served, k->rec.id);
+	/*
+	 * A SIGHUP since its policy was narrowed passed it over (reload()
+	 * walks kept_list): the new policy, before it joins. Under
+	 * policy_lock, so that no SIGHUP comes between.
+	 */
+	pthread_mutex_lock(&policy_lock);
+	passed_over = k->policy_gen != policy_gen;
+	if (passed_over) {
+		np = kept_policy(k, &agent_policy, dropped, sizeof(dropped));
+		if (np) {
+			np->older = k->policy;
+			k->policy = np;
+		} else {
+			k->policy->p.n = 0;	/* no worker reads it yet */
+		}
+		k->served.policy = &k->policy->p;
+		/* (a SIGHUP once it has joined replaces k->policy) */
+		policy_format(&k->policy->p, rules, sizeof(rules));
+	}
 	pthread_mutex_lock(&kept_lock);
 	k->next = kept_list;
 	kept_list = k;
 	pthread_mutex_unlock(&kept_lock);
+	pthread_mutex_unlock(&policy_lock);
+	if (passed_over)
+		container_log(k->rec.id, np ? "info" : "error", "reload", NULL,
+			      ": SIGHUP came while it was being taken: allowed now: %s%s%s", rules,
+			      !np ? " (out of memory: no privileged port)" :
+			      dropped[0] ? "; not granted now, though its listenerMetadata asks: " : "",
+			      np ? dropped : "");
 	for (int i = 0; i < k->nrecovered; i++)
 		recover(k, &k->recovered[i], k->recovered_slots[i]);
 	if (k->has_mark)
@@ -904,6 +950,7 @@ static void *client_thread(void *arg)
 	socklen_t len = sizeof(c->peer);
 	const char *id = "", *metadata = "";
 	char rules[512], members[300];
+	unsigned long gen;
 	int pid = 0;
 
 	/* Anyone who could hand us a listener would get privileged ports. */
@@ -938,7 +985,7 @@ static void *client_thread(void *arg)
 	if (check_state(c, state, &id, &pid, &metadata))
 		goto out;
 	snprintf(c->id, sizeof(c->id), "%s", id);
-	if (narrow(c, metadata, &policy))
+	if (narrow(c, metadata, &policy, &gen))
 		goto out;
 	k = new_kept(c->fds[0]);
 	if (!k || !(k->policy = calloc(1, sizeof(*k->policy)))) {
@@ -946,6 +993,7 @@ static void *client_thread(void *arg)
 		goto out;
 	}
 	k->policy->p = policy;
+	k->policy_gen = gen;
 	k->served.policy = &k->policy->p;
 	k->rec.serial = __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
 	snprintf(k->rec.id, sizeof(k->rec.id), "%s", id);
@@ -1266,6 +1314,7 @@ static void take_back(struct sd_fd *fds, int n)
 	int *slots = NULL, nentries = 0, corrupt = 0, nk = 0, jfd = -1;
 	char err[300], dropped[POLICY_LIST_MAX], quoted[300], members[320];
 	struct policy now;
+	unsigned long gen;
 
 	if (!ks) {
 		agent_log("error", "out_of_memory", NULL, "out of memory");
@@ -1299,9 +1348,7 @@ static void take_back(struct sd_fd *fds, int n)
 	}
 	if (corrupt)
 		agent_log("warning", "journal", NULL, "the journal had %d slots neither free nor whole: cleared", corrupt);
-	pthread_mutex_lock(&policy_lock);
-	now = agent_policy;
-	pthread_mutex_unlock(&policy_lock);
+	gen = policy_now(&now);
 	for (int i = 0; i < n; i++) {
 		unsigned long long serial = fdname_serial(fds[i].name);
 		int listener = -1, record = -1;
@@ -1363,6 +1410,7 @@ static void take_back(struct sd_fd *fds, int n)
 			agent_log("error", "out_of_memory", NULL, "out of memory");
 			exit(1);
 		}
+		k->policy_gen = gen;
 		k->served.policy = &k->policy->p;
 		policy_format(&k->policy->p, err, sizeof(err));
 		snprintf(members, sizeof(members), "\"pid\":%d,\"runtime_pid\":%d,\"fdstore\":true",
