@@ -321,6 +321,17 @@ r "{ \"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultAction\": \"SCMP_ACT_ERRNO\
 check "refused: a member twice at the top" refused duptop 'member "defaultAction" twice' "$W/in.json"
 r '{ "defaultAction": "SCMP_ACT_ERRNO", "syscalls": [ { "names": [ "bind" ], "action": "SCMP_ACT_ERRNO", "act\u0069on": "SCMP_ACT_ALLOW" } ] }'
 check "refused: a member twice in a rule, once spelled with an escape" refused duprule 'member "action" twice' "$W/in.json"
+# ... as Go's encoding/json (runc, containerd) reads a config.json: a
+# member name matches case-insensitively, U+017F long s as s too
+C='"seccomp": { "defaultAction": "SCMP_ACT_ERRNO", "syscalls": [ '"$B"' ] }'
+r "{ \"ociVersion\": \"1.0.2\", \"linux\": { $C }, \"Linux\": { \"Seccomp\": { \"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [] } } }"
+check "refused: linux and Linux in a config.json (one member to runc)" refused dupcase 'member "Linux" twice' "$W/in.json"
+r "{ \"ociVersion\": \"1.0.2\", \"linux\": { $C, \"\\u017Feccomp\": { \"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [] } } }"
+check "refused: seccomp and U+017F eccomp in linux (one member to runc)" refused duplongs 'member "\(ſ\|\\u017F\)eccomp" twice' "$W/in.json"
+# json-c's strict tokener takes a single-quoted member name; a '"' in it
+# would hide what follows from the check above
+r "{ \"ociVersion\": \"1.0.2\", 'annotations\"': {}, \"linux\": { \"seccomp\": { \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [ { \"names\": [ \"bind\" ], \"action\": \"SCMP_ACT_ERRNO\", \"action\": \"SCMP_ACT_ALLOW\" } ] } } }"
+check "refused: a single-quoted member name (one with a '\"' hid a rule's action twice)" refused squote "a single-quoted member name" "$W/in.json"
 
 # -- usage: exit status 2
 usage2() {

@@ -29,8 +29,9 @@
  *
  * It refuses (exit 1, one line on stderr saying why, nothing on stdout):
  * input that is not one JSON object of those forms; a member twice in one
- * object (readers differ on which counts); a member it does not know,
- * at the top or in a rule (it could change what a rule means); a
+ * object, or two Go's encoding/json takes for one (go_fold()), or a
+ * single-quoted name (readers differ on which counts); a member it does
+ * not know, at the top or in a rule (it could change what a rule means); a
  * defaultAction other than SCMP_ACT_ERRNO, SCMP_ACT_KILL*, SCMP_ACT_TRAP
  * (a profile that lets through what no rule names is not a runtime's
  * default); a listenerPath or listenerMetadata already there, or a rule
@@ -312,11 +313,41 @@ static void derive(json_object *sec, int oci, const char *path, const char *meta
 }
 
 /*
+ * @name as Go's encoding/json (runc, containerd) matches a member name to
+ * a field: ASCII case ignored, and U+017F (long s) and U+212A (Kelvin
+ * sign), which fold to s and k; a new string.
+ */
+static char *go_fold(const char *name)
+{
+	char *f = malloc(strlen(name) + 1), *o = f;
+
+	if (!f)
+		refuse("out of memory");
+	while (*name) {
+		if (!strncmp(name, "\xc5\xbf", 2)) {
+			*o++ = 's';
+			name += 2;
+		} else if (!strncmp(name, "\xe2\x84\xaa", 3)) {
+			*o++ = 'k';
+			name += 3;
+		} else {
+			*o++ = *name >= 'A' && *name <= 'Z' ? (char)(*name - 'A' + 'a') : *name;
+			name++;
+		}
+	}
+	*o = '\0';
+	return f;
+}
+
+/*
  * A member twice in one object: json-c keeps the last, as Go's
  * encoding/json does, while other readers keep the first or refuse, so
- * such a profile means what its reader says: refused. @buf is JSON that
- * json-c's strict tokener took whole; each key is decoded by json-c (an
- * escape spells the same name as its character does).
+ * such a profile means what its reader says: refused; so are two names
+ * Go takes for one (go_fold(): a config.json's "linux" and "Linux"), and
+ * a single-quoted name, which json-c's strict tokener takes and no other
+ * reader does. @buf is JSON that json-c's strict tokener took whole; each
+ * key is decoded by json-c (an escape spells the same name as its
+ * character does).
  */
 #define MAX_DEPTH 64
 static void refuse_duplicates(const char *buf, size_t len)
@@ -329,7 +360,7 @@ static void refuse_duplicates(const char *buf, size_t len)
 		struct json_object *key;
 		const char *name;
 		size_t end, next;
-		char *tok;
+		char *tok, *folded;
 
 		switch (buf[i]) {
 		case '{':
@@ -347,6 +378,8 @@ static void refuse_duplicates(const char *buf, size_t len)
 			continue;
 		case '"':
 			break;
+		case '\'':
+			refuse("not JSON: a single-quoted member name");
 		default:
 			continue;
 		}
@@ -365,11 +398,13 @@ static void refuse_duplicates(const char *buf, size_t len)
 		name = key ? json_object_get_string(key) : NULL;
 		if (!name)
 			refuse("out of memory");
-		if (json_object_object_get_ex(keys[depth], name, NULL))
-			refuse("member \"%s\" twice in one object: readers differ on which counts",
+		folded = go_fold(name);
+		if (json_object_object_get_ex(keys[depth], folded, NULL))
+			refuse("member \"%s\" twice in one object (as Go's encoding/json matches names, case aside): readers differ on which counts",
 			       name);
-		if (json_object_object_add(keys[depth], name, NULL))
+		if (json_object_object_add(keys[depth], folded, NULL))
 			refuse("out of memory");
+		free(folded);
 		json_object_put(key);
 		i = end;
 	}
