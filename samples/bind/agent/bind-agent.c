@@ -69,6 +69,8 @@ static unsigned int clients;	/* reading their message now */
  */
 static struct policy cli_policy, agent_policy;
 static unsigned long policy_gen;
+/* what a container whose new policy we could not allocate gets */
+static const struct policy no_port;
 static const char *allow_file;
 static pthread_mutex_t policy_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct seccomp_notif_sizes sizes;
@@ -555,8 +557,10 @@ static void reload(void)
 		struct kept_policy *np = kept_policy(k, &p, dropped, sizeof(dropped));
 
 		if (!np) {
+			/* fail closed: not the old policy, which may grant what was removed */
+			__atomic_store_n(&k->served.policy, &no_port, __ATOMIC_RELEASE);
 			container_log(k->rec.id, "error", "reload", NULL,
-				      ": out of memory: its policy stays as it was");
+				      ": out of memory: served with no privileged port until the next SIGHUP");
 			continue;
 		}
 		np->older = k->policy;

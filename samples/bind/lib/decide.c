@@ -43,6 +43,9 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	struct stat st;
 	socklen_t optlen = sizeof(int);
 
+	/* one policy for the whole decision: bind-agent's SIGHUP replaces it */
+	const struct policy *policy = __atomic_load_n(&s->policy, __ATOMIC_ACQUIRE);
+
 	*err = EACCES;
 	/*
 	 * What we cannot read, or the kernel would refuse anyway, goes on to
@@ -86,7 +89,7 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	maybe = !read_caller(req->pid, &cr) && id_valid(s->listener, req->id) &&
 		may_be_capable(&cr);
 	*why = "port not allowed";
-	if (!maybe && !policy_allows(s->policy, 0, 0, c->port))
+	if (!maybe && !policy_allows(policy, 0, 0, c->port))
 		return 0;
 	pidfd = open_process(req->pid, s->thread_pidfd, &thread);
 	if (pidfd < 0)
@@ -157,10 +160,10 @@ static int decide_call(struct served *s, const struct seccomp_notif *req, struct
 	}
 	ret = 0;
 	*why = "port not allowed";
-	if (!policy_allows(s->policy, 0, 0, c->port))
+	if (!policy_allows(policy, 0, 0, c->port))
 		goto out;
 	*why = "protocol not allowed";
-	if (!policy_allows(s->policy, type, protocol, c->port))
+	if (!policy_allows(policy, type, protocol, c->port))
 		goto out;
 	if (fstat(fd, &st)) {
 		ret = -1;
