@@ -229,21 +229,32 @@ for step in received sending; do
 	check "$step: the agent died there" wait_log "BIND_AGENT_TEST_DIE: killing ourselves at '$step die-$step'"
 	new_agent "$old"
 done
-# unjournaled: received, killed before the journal has it; the container
-# has bound before (the journal marks the last id each container received)
-timeout 60 ./agent-client "$sock" run --id die-unjournaled -- sh -c \
-	"./try-bind unix 0; while [ ! -e $W/go.unjournaled ]; do sleep 0.1; done; ./try-bind unix 0; ./try-bind tcp 443" \
-	>"$W/unjournaled.out" 2>&1 &
-unjournaled=$!
-pids="$pids $unjournaled"
-wait_log "container die-unjournaled: pid [0-9]* syscall\|container die-unjournaled: pid [0-9]* .*family 1" ||
-	sleep 2
-old=$(mgr_pid)
-echo "unjournaled die-unjournaled" >"$die"
-: >"$W/go.unjournaled"
-new_agent "$old"
-wait "$unjournaled"
-sed 's/^/#   /' "$W/unjournaled.out"
+# unjournaled ID [CLIENT-OPTION...] -- COMMAND: a container ID binds
+# AF_UNIX, so that the journal marks its last id, then runs COMMAND,
+# whose first notification kills the agent after it is received and
+# before the journal has it; its output in $W/ID.out
+unjournaled() {
+	_id=$1
+	shift
+	_opts=
+	while [ "$1" != -- ]; do _opts="$_opts $1" && shift; done
+	shift
+	# shellcheck disable=SC2086 # one option a word
+	timeout 60 ./agent-client "$sock" run --id "die-$_id" $_opts -- sh -c \
+		"./try-bind unix 0; while [ ! -e $W/go.$_id ]; do sleep 0.1; done; $*" \
+		>"$W/$_id.out" 2>&1 &
+	_pid=$!
+	pids="$pids $_pid"
+	wait_log "container die-$_id: pid [0-9]* syscall\|container die-$_id: pid [0-9]* .*family 1" ||
+		sleep 2
+	old=$(mgr_pid)
+	echo "unjournaled die-$_id" >"$die"
+	: >"$W/go.$_id"
+	new_agent "$old"
+	wait "$_pid"
+	sed 's/^/#   /' "$W/$_id.out"
+}
+unjournaled unjournaled -- "./try-bind unix 0; ./try-bind tcp 443"
 check "unjournaled: a bind received and not yet journaled when the agent died is refused (EPERM): nothing says what it asked" \
 	[ "$(cat "$W/unjournaled.out")" = "bind unix:0 as uid 1000: ok
 bind unix:0 as uid 1000: Operation not permitted
@@ -253,19 +264,7 @@ check "unjournaled: the next agent found it near the last id the journal marked,
 	wait_log "container die-unjournaled: notification [0-9]*, received by the agent before us and not yet in its journal: nothing says what it asked: refused (EPERM)"
 # ... whatever the syscall: a filter may send any to the agent (listen()
 # here), which refuses all but bind(); the kernel must not do it instead
-timeout 60 ./agent-client "$sock" run --id die-lostlisten --listen -- sh -c \
-	"./try-bind unix 0; while [ ! -e $W/go.lostlisten ]; do sleep 0.1; done; ./try-bind --listen-only tcp 0" \
-	>"$W/lostlisten.out" 2>&1 &
-lostlisten=$!
-pids="$pids $lostlisten"
-wait_log "container die-lostlisten: pid [0-9]* syscall\|container die-lostlisten: pid [0-9]* .*family 1" ||
-	sleep 2
-old=$(mgr_pid)
-echo "unjournaled die-lostlisten" >"$die"
-: >"$W/go.lostlisten"
-new_agent "$old"
-wait "$lostlisten"
-sed 's/^/#   /' "$W/lostlisten.out"
+unjournaled lostlisten --listen -- "./try-bind --listen-only tcp 0"
 check "unjournaled: a listen() the agent refuses, received and not yet journaled when it died, is refused (EPERM), not done by the kernel" \
 	[ "$(cat "$W/lostlisten.out")" = "bind unix:0 as uid 1000: ok
 listen tcp as uid 1000: Operation not permitted" ]
