@@ -925,24 +925,11 @@ BEGIN {
 	for (i = 1; i <= np; i++)
 		if (parch[i] != "host")
 			arches[parch[i]] = 1
-	# each base's kernel version, from its record
-	n = split(base_kv, f, ";")
-	for (i = 1; i <= n; i++)
-		if ((j = index(f[i], "=")) > 1)
-			base_version[substr(f[i], 1, j - 1)] = substr(f[i], j + 1)
-	# each ABI's word size and uname machine, from its arch's record
-	n = split(abi_rec, f, ";")
-	for (i = 1; i <= n; i++)
-		if ((j = index(f[i], "=")) > 1) {
-			split(substr(f[i], j + 1), w, " ")
-			abi_bits[substr(f[i], 1, j - 1)] = w[1]
-			abi_machine[substr(f[i], 1, j - 1)] = w[2]
-		}
-	# each arch's line for all of its CPUs up, from its record
-	n = split(smp_ok, f, ";")
-	for (i = 1; i <= n; i++)
-		if ((j = index(f[i], "=")) > 1)
-			smp_want[substr(f[i], 1, j - 1)] = substr(f[i], j + 1)
+	# each base's kernel version; each ABI's word size and uname machine;
+	# each arch's line for all of its CPUs up: from their records
+	records(base_kv, base_version)
+	abi_records(abi_rec, abi_bits, abi_machine)
+	records(smp_ok, smp_want)
 	# the bases: those the plan names, and every base folder (known_bases)
 	n = split(known_bases, f, " ")
 	for (i = 1; i <= n; i++)

@@ -28,4 +28,4 @@ done
 exec awk -v planfile="${PIDFD_GETFD_PLAN:-$TOP/boot/plan/logs}" -v trouble="$TOP/boot/plan/trouble" \
 	-v known_bases="$(known_bases | tr '\n' ' ')" -v known_arches="$(known_arches | tr '\n' ' ')" \
 	-v smp_ok="$smp_ok" -v base_kv="$base_kv" -v abi_rec="$abi_recs" \
-	-f "$TOP/boot/console.awk" -f "$TOP/boot/verdict.awk" "$@"
+	-f "$TOP/boot/console.awk" -f "$TOP/boot/records.awk" -f "$TOP/boot/verdict.awk" "$@"

@@ -17,7 +17,7 @@ good() {
 	A=$1 SUITE=${2:-check}
 	L=$D/$A-$SUITE.log
 	awk -v base=6.1 -v arch="$A" -v suite="$SUITE" -v smp="$(smp_of "$A")" -v token=5e1f0c2a9b7d4e31 \
-		-v kv=6.1 -v abi_rec="$(abi_rec_of "$A")" -v trouble="$TROUBLE" -f "$TOP/boot/tests/plan-logs.awk" "$PLAN" >"$L"
+		-v kv=6.1 -v abi_rec="$(abi_rec_of "$A")" -v trouble="$TROUBLE" -f "$TOP/boot/records.awk" -f "$TOP/boot/tests/plan-logs.awk" "$PLAN" >"$L"
 }
 edit() { sed -i "$2" "$1"; }
 # in_sect LOG "ABI NAME" SED: SED on that section only

@@ -1,5 +1,5 @@
 # awk -v base=B -v arch=A -v suite=S -v smp=TEXT -v token=T -v trouble=FILE \
-#     -v kv=VERSION -v abi_rec="ARCH/ABI=BITS MACHINE;..." -f boot/tests/plan-logs.awk PLAN
+#     -v kv=VERSION -v abi_rec="ARCH/ABI=BITS MACHINE;..." -f boot/records.awk -f boot/tests/plan-logs.awk PLAN
 #
 # The log of a guest that did everything the plan (boot/plan/logs format)
 # says ARCH-SUITE.log of BASE must hold, as boot/run.sh and the guest's
@@ -74,13 +74,7 @@ function nested(k, p,   i, n) {
 END {
 	# the kernel's boot id, and its banner: the base's version (kv)
 	boot_id = "0c0ffee0-1234-4abc-8def-0123456789ab"
-	nr = split(abi_rec, rf, ";")
-	for (i = 1; i <= nr; i++)
-		if ((j = index(rf[i], "=")) > 1) {
-			split(substr(rf[i], j + 1), w, " ")
-			bits[substr(rf[i], 1, j - 1)] = w[1]
-			machine[substr(rf[i], 1, j - 1)] = w[2]
-		}
+	abi_records(abi_rec, bits, machine)
 	banner = "Linux version " kv ".0 (plan-logs.awk) #1 SMP"
 	print "@@@ RUN base=" base " arch=" arch " suite=" suite " accel=tcg console=" token " smp=" smp
 	print "@@@ INIT suite=" suite " boot_id=" boot_id

@@ -265,7 +265,7 @@ abi_rec_of() { (. "$TOP/boot/lib.sh" && abi_rec "$1"); }
 plan_log() {
 	awk -v base="$2" -v arch="$3" -v suite="$4" -v smp="$(smp_of "$3")" -v token=5e1f0c2a9b7d4e31 \
 		-v kv="$(kv_of "$2")" -v abi_rec="$(abi_rec_of "$3")" \
-		-v trouble="$TROUBLE" -f "$TESTS/plan-logs.awk" "$PLAN" >"$1/$3-$4.log"
+		-v trouble="$TROUBLE" -f "$TOP/boot/records.awk" -f "$TESTS/plan-logs.awk" "$PLAN" >"$1/$3-$4.log"
 }
 # baseline_log FILE BASE ARCH: the host check's log boot/checks/baseline.sh
 # writes for ARCH, its cases named as it names them (ARCH-...)
