@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # TAP for the samples' guest scripts (sourced): ok, skip, not_ok, check,
-# say, expect_out, expect_not, check_or_skip. $failed is 1 once a case failed; the
+# say, expect_out, expect_not, check_or_skip; and the waits the scripts
+# share: retry, wait_file, hold. $failed is 1 once a case failed; the
 # script ends with: echo "1..$n"; exit $failed
 n=0
 failed=0
@@ -50,4 +51,39 @@ check_or_skip() {
 		printf '%s\n' "$out"
 		not_ok "$name"
 	fi
+}
+
+# retry SECONDS CMD...: CMD until it succeeds, tried every $RETRY_TENTHS
+# tenths of a second (1), SECONDS of those pauses at most (CMD's own time
+# not counted: a try that hangs is CMD's to end)
+retry() {
+	_step=${RETRY_TENTHS:-1}
+	_left=$(($1 * 10 / _step))
+	shift
+	until "$@"; do
+		_left=$((_left - 1))
+		[ "$_left" -gt 0 ] || return 1
+		sleep "$((_step / 10)).$((_step % 10))"
+	done
+}
+# wait_file FILE PATTERN [SECONDS]: until FILE has PATTERN (30 s at most;
+# says so if not)
+wait_file() {
+	retry "${3:-30}" grep -q -- "$2" "$1" 2>/dev/null ||
+		{ say "'$2' not in $1 after ${3:-30} s"; return 1; }
+}
+# hold OUT CMD...: CMD in the background (its pid in $holder), until OUT
+# says "holding" (60 s: a start under TCG on a busy host is slow), which
+# is then said. OUT is emptied here, not by the background job's
+# redirection: a file left by an earlier test that says "holding" would
+# pass the wait at once
+hold() {
+	_out=$1
+	shift
+	: >"$_out"
+	"$@" >"$_out" 2>&1 &
+	# shellcheck disable=SC2034 # the caller's, to end it
+	holder=$!
+	wait_file "$_out" holding 60 || return 1
+	say "$(cat "$_out")"
 }

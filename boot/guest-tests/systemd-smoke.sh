@@ -18,17 +18,6 @@ PATH=$PATH:/usr/bin:/usr/sbin
 export SYSTEMD_COLORS=0
 echo "TAP version 13"
 
-# retry SECONDS CMD...: CMD until it succeeds, ten times a second
-retry() {
-	_left=$(($1 * 10))
-	shift
-	until "$@"; do
-		_left=$((_left - 1))
-		[ "$_left" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
 pid1_is_systemd() {
 	exe=$(readlink /proc/1/exe)
 	say "/proc/1/exe: $exe; $(systemctl --version | head -n 1)"

@@ -179,25 +179,7 @@ main_log=$log
 log=/tmp/r2.log
 wait_log "listening on $r2sock"
 r2() { ./agent-client "$r2sock" run "$@"; }
-# hold OUT CMD...: start a program that holds a port, wait until it does
-# (the check after it fails if it never does)
-hold() {
-	out=$1
-	shift
-	# emptied here, not by the background job's redirection: a file left
-	# by an earlier test that says "holding" would pass the wait at once
-	: >"$out"
-	"$@" >"$out" 2>&1 &
-	holder=$!
-	# (60 s: a container's start under TCG on a busy host is slow)
-	i=0
-	until grep -qs holding "$out"; do
-		i=$((i + 1))
-		[ "$i" -le 600 ] || { say "not holding after 60 s: $(cat "$out")"; return 0; }
-		sleep 0.1
-	done
-	say "$(cat "$out")"
-}
+# (hold OUT CMD...: tap.sh's; the check after it fails if it never holds)
 # S1: TCP SO_REUSEPORT: the kernel shares a TCP port between sockets of the
 # same creator uid that both set it; a container's root (uid 0, no
 # capability, no user namespace) has a root service's creator uid

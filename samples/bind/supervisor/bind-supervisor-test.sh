@@ -220,11 +220,7 @@ check "#14: fds above 2 are not inherited by the program" \
 say "bind-supervisor and bind-agent (their library): found by the review of issue 17"
 # R1: the program flips SO_REUSEADDR on its UDP socket while the supervisor
 # decides; a root socket holds the port with SO_REUSEADDR
-: >/tmp/holder.out
-./try-bind --hold-reuseaddr udp 94 >/tmp/holder.out 2>&1 &
-holder=$!
-i=0
-until grep -q holding /tmp/holder.out || [ "$i" -gt 50 ]; do i=$((i + 1)); sleep 0.1; done
+hold /tmp/holder.out ./try-bind --hold-reuseaddr udp 94
 check "R1: a UDP port a root socket holds is never shared, however the program flips SO_REUSEADDR" \
 	expect_out 0 "no bind of 1000 succeeded" $bs --allow udp:94 -- ./try-bind --reuseaddr-race 1000 udp 94
 kill "$holder"
@@ -238,24 +234,11 @@ check "R2: ... (the program saw EBADF)" \
 	expect_out 1 "udp:95 as uid 1000: Bad file descriptor" $bs --allow udp:95 -- ./try-bind --own-files-closed udp 95
 
 say "bind-supervisor and bind-agent (their library): found by the review of issue 26 (round 2)"
-# wait_for FILE TEXT: up to 60 s (the check after it fails if TEXT never
-# came); FILE is emptied before the program that writes it starts (a file
-# an earlier run left would pass the wait at once)
-wait_for() {
-	i=0
-	until grep -q -- "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ "$i" -le 600 ] || { say "'$2' not in $1 after 60 s: $(cat "$1")"; return 0; }
-		sleep 0.1
-	done
-}
+# (hold OUT CMD...: tap.sh's; the check after it fails if it never holds)
 # S1: TCP SO_REUSEPORT. The kernel lets TCP sockets of the same creator uid
 # share a port when both set SO_REUSEPORT; the supervisor binds with its
 # own privilege. A service of the program's uid holds tcp:96 that way.
-: >/tmp/rp-holder.out
-./run-as -u 1000 -c net_bind_service -- ./try-bind --hold-reuseport tcp 96 >/tmp/rp-holder.out 2>&1 &
-holder=$!
-wait_for /tmp/rp-holder.out holding
+hold /tmp/rp-holder.out ./run-as -u 1000 -c net_bind_service -- ./try-bind --hold-reuseport tcp 96
 check "S1: share: a TCP socket with SO_REUSEPORT is EACCES (it would join the reuseport group of a service on the port)" \
 	expect_out 1 "bind tcp:96 as uid 1000: Permission denied" $bs --allow tcp:96 -- ./try-bind --reuseport tcp 96
 check "S1: steer: a program cannot take the service's connections with a reuseport CBPF program" \
@@ -284,10 +267,7 @@ fi
 rm -f ./bs-setuid ./bs-setcap
 # S3: the probe for "is the port held" is made with the socket's own
 # IPV6_V6ONLY: an IPv6-only socket does not collide with an IPv4 one
-: >/tmp/v4-holder.out
-./try-bind --hold-any udp 98 >/tmp/v4-holder.out 2>&1 &
-holder=$!
-wait_for /tmp/v4-holder.out holding
+hold /tmp/v4-holder.out ./try-bind --hold-any udp 98
 check "S3: an IPv6-only UDP socket gets an allowed port that an IPv4 socket holds, as the kernel allows" \
 	expect_out 0 "bind udp6:98 as uid 1000: ok" $bs --allow udp:98 -- ./try-bind --v6only udp6 98
 # issue 41 (S2 of the operator's review): was EACCES, as if the policy refused it
@@ -299,11 +279,7 @@ wait "$holder"
 # found by the review of issue 26's fixes (round 3)
 # S1 after: the program sets SO_REUSEPORT after the granted bind; a
 # service of its uid that starts later must not join its reuseport group
-: >/tmp/rpa.out
-$bs --allow tcp:99 -- ./try-bind --reuseport-after tcp 99 >/tmp/rpa.out 2>&1 &
-holder=$!
-wait_for /tmp/rpa.out holding
-say "$(cat /tmp/rpa.out)"
+hold /tmp/rpa.out $bs --allow tcp:99 -- ./try-bind --reuseport-after tcp 99
 check "S1: after: a later service of the program's uid cannot join the reuseport group of a granted socket that set SO_REUSEPORT after the bind" \
 	expect_out 1 "bind tcp:99 as uid 1000: Address already in use" \
 	timeout 10 ./run-as -u 1000 -c net_bind_service -- ./try-bind --hold-reuseport tcp 99

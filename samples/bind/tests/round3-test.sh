@@ -6,16 +6,6 @@
 # agent-test.sh round3_agent. The ports are tcp:86-91, which no other test
 # of either script uses.
 
-# r3_wait FILE PATTERN [SECONDS]: until FILE has PATTERN (default 30 s)
-r3_wait() {
-	_i=0
-	until grep -q -- "$2" "$1" 2>/dev/null; do
-		_i=$((_i + 1))
-		[ "$_i" -le "$((${3:-30} * 10))" ] || { say "'$2' not in $1 after ${3:-30} s"; return 1; }
-		sleep 0.1
-	done
-}
-
 # r3_devices: two network devices of our own, r3a and r3b (veth), in the
 # network namespace the test runs in; fails, saying why, without them
 r3_devices() {
@@ -26,15 +16,6 @@ r3_devices() {
 	[ "$peer" = r3b ] || ip link set dev "$peer" name r3b >>/tmp/r3-devices.out 2>&1
 }
 
-# r3_hold OUT CMD...: a program that holds a port, until it says so
-r3_hold() {
-	_out=$1
-	shift
-	: >"$_out"
-	"$@" >"$_out" 2>&1 &
-	r3_holder=$!
-	r3_wait "$_out" holding 60
-}
 
 # R3.4: the held-port probe is made with the socket's SO_BINDTODEVICE;
 # R3.5: a caller with CAP_NET_BIND_SERVICE over its socket's network
@@ -44,20 +25,20 @@ r3_library() {
 	run=$1
 	who=$2
 	if r3_devices; then
-		r3_hold /tmp/r3-dev.out ./try-bind --device r3a --hold-any tcp 89
+		hold /tmp/r3-dev.out ./try-bind --device r3a --hold-any tcp 89
 		check "R3.4: $who: a socket bound to device r3b gets tcp:89 while a socket bound to device r3a holds it, as the kernel allows" \
 			expect_out 0 "bind tcp:89 as uid [0-9]*: ok" $run ./try-bind --device r3b tcp 89
 		check "R3.4: $who: ... a socket bound to no device is refused it (EADDRINUSE, as the kernel says)" \
 			expect_out 1 "bind tcp:89 as uid [0-9]*: Address already in use" $run ./try-bind tcp 89
 		check "R3.4: $who: ... and so is a socket bound to the holder's device r3a" \
 			expect_out 1 "bind tcp:89 as uid [0-9]*: Address already in use" $run ./try-bind --device r3a tcp 89
-		kill "$r3_holder"
-		wait "$r3_holder"
-		r3_hold /tmp/r3-dev.out ./try-bind --hold-any tcp 89
+		kill "$holder"
+		wait "$holder"
+		hold /tmp/r3-dev.out ./try-bind --hold-any tcp 89
 		check "R3.4: $who: a socket bound to device r3b is refused tcp:89 while a socket bound to no device holds it" \
 			expect_out 1 "bind tcp:89 as uid [0-9]*: Address already in use" $run ./try-bind --device r3b tcp 89
-		kill "$r3_holder"
-		wait "$r3_holder"
+		kill "$holder"
+		wait "$holder"
 	else
 		say "ip link add r3a type veth peer name r3b: $(head -n 1 /tmp/r3-devices.out)"
 		why="no veth device in this kernel (CONFIG_VETH)"
@@ -93,7 +74,7 @@ r3_start_agent() {
 	r3_reader=$!
 	./bind-agent --socket "$r3_sock" "$@" 2>"$r3_fifo" &
 	r3_agent=$!
-	r3_wait "$r3_log" "listening on $r3_sock"
+	wait_file "$r3_log" "listening on $r3_sock"
 }
 r3_stall() {
 	kill -STOP "$r3_reader"
@@ -146,15 +127,15 @@ r3_withdrawn() {
 	TRY_BIND_GO=$go TRY_BIND_GO2=$go2 r3 --id "$1" -- ./try-bind --withdraw "$2" tcp "$3" \
 		>"/tmp/$1.out" 2>&1 &
 	prog=$!
-	r3_wait "$r3_log" "container $1 (pid"
+	wait_file "$r3_log" "container $1 (pid"
 	r3_stall
 	touch "$go"
-	r3_wait "/tmp/$1.out" "signalled ($2)"
+	wait_file "/tmp/$1.out" "signalled ($2)"
 	# R3.1: the first answer waits on the stalled log for 1 s, more than
 	# the 200 ms the restarted bind() waited for it (CLAIM_WAIT_MS)
 	[ "$2" != restart ] || sleep 1
 	r3_resume
-	r3_wait "$r3_log" "container $1: pid [0-9]* .* port $3: allowed, bound"
+	wait_file "$r3_log" "container $1: pid [0-9]* .* port $3: allowed, bound"
 	sleep 1
 }
 # r3_result ID: the program's output, once it has exited
@@ -219,7 +200,7 @@ r3_fd_limit() {
 	rm -f "$r3_log"
 	sh -c "ulimit -n 12 && exec ./bind-agent --socket $r3_sock --allow tcp:86" 2>"$r3_log" &
 	r3_agent=$!
-	r3_wait "$r3_log" "listening on $r3_sock"
+	wait_file "$r3_log" "listening on $r3_sock"
 	pids7=
 	i=0
 	while [ "$i" -lt 20 ] && ! grep -q "connection dropped" "$r3_log"; do
@@ -228,7 +209,7 @@ r3_fd_limit() {
 		# agent-client and its sleep behind: the guest's STRAY lines)
 		./agent-client "$r3_sock" run --id "r3-fd$i" -- sleep 600 >/dev/null 2>&1 &
 		pids7="$pids7 $!"
-		r3_wait "$r3_log" "container r3-fd$i (pid\|connection dropped" 10
+		wait_file "$r3_log" "container r3-fd$i (pid\|connection dropped" 10
 		i=$((i + 1))
 	done
 	say "$(grep 'connection dropped' "$r3_log" | head -n 1)"
