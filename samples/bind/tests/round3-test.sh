@@ -16,7 +16,6 @@ r3_devices() {
 	[ "$peer" = r3b ] || ip link set dev "$peer" name r3b >>/tmp/r3-devices.out 2>&1
 }
 
-
 # R3.4: the held-port probe is made with the socket's SO_BINDTODEVICE;
 # R3.5: a caller with CAP_NET_BIND_SERVICE over its socket's network
 # namespace gets the kernel's own answer. Both are the library's: $1 runs
