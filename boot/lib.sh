@@ -120,7 +120,8 @@ load_flavour() {
 # compiles to the same ccache key in the patched, pristine and per-prefix
 # trees. CCACHE_DEPEND: ccache keys an object on the dependency file kbuild
 # asks gcc for (-Wp,-MMD) instead of preprocessing each miss a second time
-# (docs/measurements.md, "ccache's depend mode").
+# (docs/measurements.md, "ccache's depend mode"); boot/kernel/cc keeps
+# what depend mode cannot key (.incbin) out of it.
 kbuild() {
 	_src=$1 _out=$2
 	shift 2
@@ -129,7 +130,7 @@ kbuild() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KCFLAGS -u KCPPFLAGS -u KAFLAGS -u LLVM \
 		CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}" CCACHE_BASEDIR="$BCACHE" CCACHE_DEPEND=1 \
 		make -C "$_src" O="$_out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
+		CC="sh $TOP/boot/kernel/cc ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" "$@"
 }
 
 # list_content LIST: a gen_init_cpio list as the image holds it, without

@@ -36,6 +36,27 @@ config_drop_is_named() {
 		! echo "$out" | grep -q 'CONFIG_SECCOMP_FILTER'
 }
 
+# The kernel's CC (boot/kernel/cc) does not take from ccache an object
+# whose source pulls a file in with .incbin: two payloads behind one
+# source text give two objects (with ccache gcc, as kbuild called it
+# before, the second was the first's: depend mode keys no .incbin file).
+incbin_is_not_cached() {
+	_d=$CACHE/harness-incbin
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	printf '.section .rodata\n.incbin "blob"\n' >"$_d/p.S"
+	for _v in 1 2; do
+		printf 'payload %s\n' "$_v" >"$_d/blob"
+		(cd "$_d" && CCACHE_DIR="$_d/ccache" CCACHE_BASEDIR="$_d" CCACHE_DEPEND=1 \
+			sh "$TOP/boot/kernel/cc" gcc -Wp,-MMD,p.d -c -o "p$_v.o" p.S) || return 1
+	done
+	if cmp -s "$_d/p1.o" "$_d/p2.o"; then
+		echo "the object of the second payload is the first's: ccache keyed .incbin's source only"
+		return 1
+	fi
+	echo "two payloads, two objects"
+}
+
 # A second build in a build directory fails at once, naming its lock,
 # while the first holds it (a directory of its own: no kernel is built)
 a_second_build_fails_naming_the_lock() {
@@ -352,6 +373,7 @@ host_case harness "a-test-that-leaves-a-process-behind-fails-the-verdict" \
 	verdict_rejects selftest-stray 120 'left a process behind: pid=.* comm=harness-selfte'
 host_case harness "a-log-is-kept-only-while-its-inputs-are-the-same" \
 	a_log_is_kept_only_while_its_inputs_are_the_same
+host_case harness "a-source-with-incbin-is-compiled-not-taken-from-ccache" incbin_is_not_cached
 host_case harness "an-unchanged-kernel-is-kept-a-changed-one-is-built" \
 	an_unchanged_kernel_is_kept_a_changed_one_is_built
 host_case harness "guest-programs-are-built-again-only-when-a-source-changed" \
