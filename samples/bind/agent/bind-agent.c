@@ -1065,7 +1065,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) socket_refused(const
 	exit(1);
 }
 
-/* @dir may hold @entry (lstat'ed as @est): see check_socket_dir() */
+/* @dir may hold the entry lstat() gave @est for: see check_socket_dir() */
 static void check_holder(const char *dir, const struct stat *est, const char *path)
 {
 	struct stat st;
