@@ -1065,14 +1065,19 @@ static void __attribute__((noreturn, format(printf, 1, 2))) socket_refused(const
 	exit(1);
 }
 
-/* @dir may hold the entry lstat() gave @est for: see check_socket_dir() */
+/*
+ * @dir may hold the entry lstat() gave @est for, on the way to @path's
+ * socket; @est NULL: @dir is the socket's own directory, never sticky
+ * (see check_socket_dir())
+ */
 static void check_holder(const char *dir, const struct stat *est, const char *path)
 {
 	struct stat st;
 
 	if (stat(dir, &st))
 		socket_refused("socket directory %s: %s", dir, strerror(errno));
-	if (st.st_uid != 0 || ((st.st_mode & 022) && (!(st.st_mode & S_ISVTX) || est->st_uid != 0)))
+	if (st.st_uid != 0 ||
+	    ((st.st_mode & 022) && (!est || !(st.st_mode & S_ISVTX) || est->st_uid != 0)))
 		socket_refused("socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is, if what it holds on the way is root's), for %s",
 			       dir, st.st_mode & 07777, st.st_uid, path);
 }
@@ -1148,12 +1153,7 @@ static void check_socket_dir(const char *path)
 		memcpy(real, entry, strlen(entry) + 1);
 		memmove(todo, rest, strlen(rest) + 1);
 	}
-	/* the socket's own directory: not even sticky */
-	if (stat(real, &st))
-		socket_refused("socket directory %s: %s", real, strerror(errno));
-	if (st.st_uid != 0 || (st.st_mode & 022))
-		socket_refused("socket directory %s is mode %04o owned by uid %u: want it owned by root and writable by no one else (a directory above the socket's may be sticky instead, as /tmp is), for %s",
-			       real, st.st_mode & 07777, st.st_uid, path);
+	check_holder(real, NULL, path);
 }
 
 /* The socket, created 0600 whatever our umask: only root may connect. */
