@@ -879,12 +879,11 @@ static void *run_kept(void *arg)
 		if (np) {
 			np->older = k->policy;
 			k->policy = np;
-		} else {
-			k->policy->p.n = 0;	/* no worker reads it yet */
 		}
-		k->served.policy = &k->policy->p;
-		/* (a SIGHUP once it has joined replaces k->policy) */
-		policy_format(&k->policy->p, rules, sizeof(rules));
+		/* as reload() does without memory: no privileged port */
+		k->served.policy = np ? &np->p : &no_port;
+		/* (a SIGHUP once it has joined replaces it) */
+		policy_format(k->served.policy, rules, sizeof(rules));
 	}
 	pthread_mutex_lock(&kept_lock);
 	k->next = kept_list;
