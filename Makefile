@@ -45,6 +45,8 @@ OCI_ARCHES := $(filter $(call plan_arches,oci),$(ARCHES))
 # systemd as PID 1, so the host's arch too (docs/harness.md, "The systemd
 # guest").
 SYSTEMD_ARCHES := $(filter $(call plan_arches,systemd),$(ARCHES))
+# make bench on the systemd guest (agent-scale's restart through the fd store)
+BENCH_SYSTEMD_ARCHES := $(filter $(call plan_arches,bench-systemd),$(ARCHES))
 
 # guest ARCH...: kernel + initramfs for each arch
 guest = sh boot/kernel/tree.sh && for a in $(1); do \
@@ -246,10 +248,16 @@ check-systemd: deps
 	@echo '== verdict (systemd guests) =='
 	@$(verdict) $(systemd_logs)
 
+# (ICOUNT: the arches' bench-icount guests alone)
+bench_logs = $(call guest_logs,bench$(if $(ICOUNT),-icount)) \
+	$(if $(ICOUNT),,$(foreach a,$(BENCH_SYSTEMD_ARCHES),$(LOGS)/$(a)-bench-systemd.log))
 bench: deps
 	@$(call guest,$(ARCHES))
 	@for a in $(ARCHES); do RERUN=1 sh boot/run.sh $$a bench$(if $(ICOUNT),-icount) || exit 1; done
-	@sh boot/bench/report.sh $(ARCHES)
+	@$(if $(ICOUNT),:,for a in $(BENCH_SYSTEMD_ARCHES); do \
+		sh boot/image/oci-layer.sh $$a && sh boot/image/systemd-layer.sh $$a && \
+		RERUN=1 sh boot/run.sh -f systemd $$a bench-systemd || exit 1; done)
+	@sh boot/bench/report.sh $(bench_logs)
 
 bench-plot: deps
 	@sh boot/bench/plot.sh docs/benchmarks.png

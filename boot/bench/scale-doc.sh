@@ -32,7 +32,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk -f "$TOP/boot/console.awk" -f "$TOP/boot/bench/tables.awk" "$@" >"$tmp/out"
 echo 'test == "agent-scale" && /^# [0-9]+ binds per container/ { print substr($0, 2); exit }' >"$tmp/head.awk"
-sed -n '/^| arch\/abi | containers /,/^$/p' "$tmp/out" | sed '/^$/d' >"$tmp/table"
+sed -n '/^| arch\/abi | agent run by /,/^$/p' "$tmp/out" | sed '/^$/d' >"$tmp/table"
 [ -s "$tmp/table" ] || die "no agent-scale rows in $*"
 commit=$(git -C "$TOP" rev-parse --short HEAD)
 git -C "$TOP" diff --quiet HEAD -- || commit="$commit with uncommitted changes"

@@ -5,11 +5,11 @@
 #   ABI, a supervised bind taken apart: the notification's floor
 #   (notif_none), the rest of a bind answered CONTINUE (bind_continue), and
 #   what supervising it adds (bind_ioctl: the fetch, the checks, the
-#   supervisor's own bind()). With -v scale=FILE, agent-scale's rows (one
-#   bind-agent serving many containers) go to FILE as
-#   arch,abi,accel,containers,served,rss_kb,fds,threads,binds,p50_us,p99_us,max_us,load_s,restart
-#   and, last, into one markdown table (boot/bench/scale-doc.sh puts it in
-#   docs/benchmarks.md).
+#   supervisor's own bind()). agent-scale's rows (one bind-agent serving
+#   many containers; its manager: agent-scale itself, or systemd) go, last,
+#   into one markdown table (boot/bench/scale-doc.sh puts it in
+#   docs/benchmarks.md), and with -v scale=FILE to FILE as
+#   arch,abi,accel,manager,containers,served,rss_kb,fds,threads,mem_used_kb,binds,p50_us,p99_us,max_us,load_s,restart
 kind == "RUN" {
 	arch = run["arch"]
 	print ""
@@ -21,12 +21,13 @@ kind == "RUN" {
 		print "   (TCG emulates the CPU: absolute times mean little, the ratios are what count)"
 	next
 }
-kind == "BEGIN" { cs = "?"; next }
+kind == "BEGIN" { cs = "?"; manager = "agent-scale"; next }
 test != "bench" && test != "bind-bench" && test != "notif-rtt" && test != "agent-scale" { next }
+test == "agent-scale" && /^# manager: / { manager = $3; next }
 # "# scale,SIZE,KEY,VALUE,...": the restart's VALUE is a time or a sentence
 test == "agent-scale" && /^# scale,/ {
 	n = split(substr($0, 9), f, ",")
-	k = arch "/" abi SUBSEP f[1]
+	k = arch "/" abi SUBSEP manager SUBSEP f[1]
 	if (!(k in scaled)) {
 		scaled[k] = 1
 		srow[++nscale] = k
@@ -70,29 +71,30 @@ END {
 }
 
 function us(v) { return v == "" ? "?" : sprintf("%.0f us", v) }
+function mib(kb) { return kb == "" || kb < 0 ? "?" : sprintf("%.1f MiB", kb / 1024) }
 function scale_table(   i, k, a, restart) {
 	if (!nscale)
 		return
 	print ""
 	print "-- one bind-agent serving many containers (agent-scale), as markdown:"
 	print ""
-	print "| arch/abi | containers | served | agent RSS | agent fds | agent threads | bind() p50 | p99 | max | binds, all at once | restart until all served |"
-	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+	print "| arch/abi | agent run by | containers | served | agent RSS | agent fds | agent threads | memory in use | bind() p50 | p99 | max | binds, all at once | restart until all served |"
+	print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 	for (i = 1; i <= nscale; i++) {
 		k = srow[i]
 		split(k, a, SUBSEP)
 		restart = sv[k, "restart_ms"] != "" ? sprintf("%.0f ms", sv[k, "restart_ms"]) : \
 			sv[k, "restart"] != "" ? sv[k, "restart"] : "?"
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2],
-			sv[k, "served"] == "" ? "?" : sv[k, "served"],
-			sv[k, "rss_kb"] == "" ? "?" : sprintf("%.1f MiB", sv[k, "rss_kb"] / 1024),
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2], a[3],
+			sv[k, "served"] == "" ? "?" : sv[k, "served"], mib(sv[k, "rss_kb"]),
 			sv[k, "fds"] == "" ? "?" : sv[k, "fds"], sv[k, "threads"] == "" ? "?" : sv[k, "threads"],
-			us(sv[k, "p50_us"]), us(sv[k, "p99_us"]), us(sv[k, "max_us"]),
+			mib(sv[k, "mem_used_kb"]), us(sv[k, "p50_us"]), us(sv[k, "p99_us"]), us(sv[k, "max_us"]),
 			sv[k, "binds"] == "" ? "?" : sv[k, "binds"] " in " sv[k, "seconds"] " s", restart
 		if (scale != "") {
 			sub("/", ",", a[1])
-			print a[1] "," saccel[k] "," a[2] "," sv[k, "served"] "," sv[k, "rss_kb"] "," \
-				sv[k, "fds"] "," sv[k, "threads"] "," sv[k, "binds"] "," sv[k, "p50_us"] "," \
+			print a[1] "," saccel[k] "," a[2] "," a[3] "," sv[k, "served"] "," sv[k, "rss_kb"] "," \
+				sv[k, "fds"] "," sv[k, "threads"] "," sv[k, "mem_used_kb"] "," sv[k, "binds"] "," \
+				sv[k, "p50_us"] "," \
 				sv[k, "p99_us"] "," sv[k, "max_us"] "," sv[k, "seconds"] "," \
 				(sv[k, "restart_ms"] != "" ? sv[k, "restart_ms"] " ms" : sv[k, "restart"]) >>scale
 		}

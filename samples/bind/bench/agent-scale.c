@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * agent-scale [-L] [-s SIZES] [-n BINDS] [-p PORT]: one bind-agent serving
- * SIZES containers (default 10,100,1000), as TAP with the rows of make
- * bench. Run as root from the directory that holds bind-agent and
- * agent-client, in a network namespace where PORT (default 80) is free.
+ * agent-scale [-L] [-S UNIT] [-s SIZES] [-n BINDS] [-p PORT]: one
+ * bind-agent serving SIZES containers (default 10,100,1000), as TAP with
+ * the rows of make bench. Run as root from the directory that holds
+ * bind-agent and agent-client, in a network namespace where PORT (default
+ * 80) is free.
  *
  * For each size, a fresh agent (--allow tcp:PORT) and that many
  * containers, each started by agent-client as a runtime would start it:
@@ -13,24 +14,38 @@
  * 64 clients' messages at a time). Then, per size:
  *   served     how many containers the agent serves: their first bind()
  *              of PORT was granted
- *   the agent  its RSS (VmRSS), open fds and threads, from /proc, once
- *              every container is served and the thread count is steady
+ *   the agent  its resident memory (Rss of /proc/PID/smaps_rollup, which
+ *              the kernel counts by walking the page tables: VmRSS of
+ *              /proc/PID/status lags on kernels that count it per thread,
+ *              as 6.1's SPLIT_RSS_COUNTING does), open fds and threads,
+ *              once every container is served and the thread count is
+ *              steady; and the machine's memory in use then (MemTotal -
+ *              MemAvailable of /proc/meminfo: the containers too)
  *   load       every container at once does BINDS times socket(),
  *              SO_REUSEADDR, bind() of 127.0.0.1:PORT (granted: the
  *              agent fetches, checks and binds), close(); each bind()
  *              timed in the container; p50, p99 and max over all of them
- *   restart    SIGTERM to the agent, the same agent started again, and
- *              one bind() in every container: the time from the SIGTERM
- *              to the last container's bind granted. Where a container's
- *              bind fails instead (ENOSYS: its listener died with the
- *              agent), the row says "not measured" and how many failed.
+ *   restart    the agent restarted, and one bind() in every container:
+ *              the time from the restart's start to the last container's
+ *              bind granted. Without -S, SIGTERM and the same agent
+ *              started again: a container's listener dies with the agent,
+ *              its bind fails with ENOSYS, and the row says "not
+ *              measured" and how many failed.
  * "# scale," lines carry the figures (boot/bench/tables.awk); a size's
  * point is ok if every container was served and every bind of the load
  * granted.
  *
+ * -S UNIT: the agent is systemd's service UNIT (bind-agent.service, as
+ * samples/bind/deploy/systemd installs it; systemd is PID 1), with a
+ * drop-in that sets BIND_AGENT_OPTS to --allow tcp:PORT; the socket is
+ * the one its socket unit listens on. A size starts it afresh
+ * (systemctl stop, start), and the restart is 'systemctl restart': the
+ * listeners wait in systemd's fd store for the next agent
+ * (docs/bind-agent.md, "Restart, crash and upgrade").
+ *
  * -L raises kernel.threads-max and kernel.pid_max for the largest size,
  * where lower: the whole machine's limits, so for a guest of its own (the
- * bench suite's line), never a shared machine.
+ * bench suites' lines), never a shared machine.
  *
  * agent-scale --container FD BINDS PORT: one container's program.
  */
@@ -119,14 +134,104 @@ struct box {
 };
 
 static char dir[] = "/tmp/agent-scale.XXXXXX";
-static char sock[64], self[4096];
+static char sock[108], self[4096];
 static int port = 80;
+static const char *unit;	/* -S: the agent is this systemd service */
+static char dropin[300], env[300];	/* our drop-in and its environment file */
+
+/* systemctl VERB [UNIT]: its exit status, -1 if it did not exit */
+static int systemctl(const char *verb, const char *of)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		execlp("systemctl", "systemctl", verb, of, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* systemctl show -P PROPERTY UNIT: its value's first line in @buf, 0 if any */
+static int systemctl_show(const char *property, const char *of, char *buf, int len)
+{
+	char cmd[512];
+	FILE *p;
+	int ok;
+
+	snprintf(cmd, sizeof(cmd), "systemctl show -P '%s' '%s'", property, of);
+	p = popen(cmd, "re");
+	ok = p && fgets(buf, len, p);
+	if (p && pclose(p))
+		ok = 0;
+	buf[ok ? strcspn(buf, "\n") : 0] = '\0';
+	return ok && buf[0] ? 0 : -1;
+}
+
+/*
+ * -S: the socket the unit's socket unit listens on ("PATH (Stream)"), and
+ * a drop-in that gives the agent --allow tcp:PORT: the unit's ExecStart
+ * has $BIND_AGENT_OPTS, and an EnvironmentFile= read after the unit's own
+ * (/etc/default/bind-agent) wins.
+ */
+static int unit_setup(void)
+{
+	char by[256], listen[256], dir[256];
+	FILE *f;
+
+	if (systemctl_show("TriggeredBy", unit, by, sizeof(by)) ||
+	    systemctl_show("Listen", strtok(by, " "), listen, sizeof(listen)) ||
+	    (size_t)snprintf(sock, sizeof(sock), "%.*s", (int)strcspn(listen, " "), listen) >=
+		    sizeof(sock))
+		return fprintf(stderr, "agent-scale: %s has no socket unit listening on a path\n",
+			       unit), -1;
+	snprintf(dir, sizeof(dir), "/run/systemd/system/%s.d", unit);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return perror(dir), -1;
+	/* (systemd reads only the *.conf files of a drop-in directory) */
+	snprintf(env, sizeof(env), "%s/agent-scale.env", dir);
+	snprintf(dropin, sizeof(dropin), "%s/agent-scale.conf", dir);
+	f = fopen(env, "we");
+	if (!f || fprintf(f, "BIND_AGENT_OPTS=\"--allow tcp:%d\"\n", port) < 0 || fclose(f))
+		return perror(env), -1;
+	f = fopen(dropin, "we");
+	if (!f || fprintf(f, "[Service]\nEnvironmentFile=%s\n", env) < 0 || fclose(f))
+		return perror(dropin), -1;
+	return systemctl("daemon-reload", NULL) ? -1 : 0;
+}
+
+static void unit_teardown(void)
+{
+	systemctl("stop", unit);
+	unlink(dropin);
+	unlink(env);
+	systemctl("daemon-reload", NULL);
+}
+
+/* The unit (re)started by @verb: its main pid, -1 if it is not running. */
+static pid_t unit_start(const char *verb)
+{
+	char pid[32];
+
+	if (systemctl(verb, unit) || systemctl_show("MainPID", unit, pid, sizeof(pid)) ||
+	    atoi(pid) <= 0) {
+		fprintf(stderr, "agent-scale: systemctl %s %s failed (journalctl -u %s)\n", verb,
+			unit, unit);
+		return -1;
+	}
+	return atoi(pid);
+}
 
 static pid_t start_agent(int size, int generation)
 {
 	char log[96], allow[16];
 	pid_t pid;
 
+	/* A fresh agent: the stored listeners go with the old one. */
+	if (unit)
+		return systemctl("stop", unit) ? -1 : unit_start("start");
 	snprintf(log, sizeof(log), "%s/agent-%d-%d.log", dir, size, generation);
 	snprintf(allow, sizeof(allow), "tcp:%d", port);
 	unlink(sock);
@@ -245,23 +350,42 @@ static void command(struct box *boxes, int n, char cmd)
 	}
 }
 
-/* VmRSS (kB) and Threads of @pid, and its open fds. */
-static void agent_usage(pid_t pid, long *rss, long *threads, long *fds)
+/* The first "@key %ld" line of @path (kB in the /proc files read here), -1 if none. */
+static long proc_field(const char *path, const char *key)
 {
-	char path[64], line[256];
-	struct dirent *d;
-	FILE *f;
-	DIR *dd;
+	char line[256], fmt[64];
+	FILE *f = fopen(path, "re");
+	long v = -1;
 
-	*rss = *threads = *fds = -1;
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		sscanf(line, "VmRSS: %ld", rss);
-		sscanf(line, "Threads: %ld", threads);
-	}
+	snprintf(fmt, sizeof(fmt), "%s %%ld", key);
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &v) == 1)
+			break;
 	if (f)
 		fclose(f);
+	return v;
+}
+
+/* The machine's memory in use (kB): MemTotal - MemAvailable. */
+static long mem_used(void)
+{
+	long total = proc_field("/proc/meminfo", "MemTotal:");
+	long avail = proc_field("/proc/meminfo", "MemAvailable:");
+
+	return total < 0 || avail < 0 ? -1 : total - avail;
+}
+
+/* Rss (kB, from the page tables) and Threads of @pid, and its open fds. */
+static void agent_usage(pid_t pid, long *rss, long *threads, long *fds)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dd;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	*rss = proc_field(path, "Rss:");
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	*threads = proc_field(path, "Threads:");
 	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
 	dd = opendir(path);
 	for (*fds = 0; dd && (d = readdir(dd));)
@@ -348,7 +472,7 @@ static int one_size(int point, int size, int binds)
 	double *ns = calloc((size_t)size * binds, sizeof(double)), last = 0, t0, load_s;
 	long rss, threads, fds, prev = -1;
 	size_t nns = 0;
-	int started = 0, served, granted, bad = 0, enosys;
+	int started = 0, served, granted, bad = 0, enosys, restarted;
 	pid_t agent;
 
 	if (!boxes || !ns)
@@ -384,8 +508,8 @@ static int one_size(int point, int size, int binds)
 			break;
 		prev = threads;
 	}
-	printf("# scale,%d,served,%d,rss_kb,%ld,fds,%ld,threads,%ld\n", size, served, rss, fds,
-	       threads);
+	printf("# scale,%d,served,%d,rss_kb,%ld,fds,%ld,threads,%ld,mem_used_kb,%ld\n", size,
+	       served, rss, fds, threads, mem_used());
 	if (last_size && size > last_size && threads > last_threads)
 		per_container = (double)(threads - last_threads) / (size - last_size) + 2,
 		first_size = last_size;
@@ -404,17 +528,28 @@ static int one_size(int point, int size, int binds)
 	}
 	/* The restart, and one bind() each. */
 	t0 = now_ns();
-	kill(agent, SIGTERM);
-	waitpid(agent, NULL, 0);
-	agent = start_agent(size, 2);
+	if (unit) {
+		agent = unit_start("restart");
+	} else {
+		kill(agent, SIGTERM);
+		waitpid(agent, NULL, 0);
+		agent = start_agent(size, 2);
+	}
 	command(boxes, started, 'b');
 	collect(boxes, started, started, START_TIMEOUT_MS, NULL, NULL, &last);
 	enosys = count_err(boxes, started, ENOSYS);
-	if (agent > 0 && count_err(boxes, started, 0) == started)
+	restarted = count_err(boxes, started, 0);
+	if (agent > 0 && restarted == started)
 		printf("# scale,%d,restart_ms,%.1f\n", size, (last - t0) / 1e6);
-	else
-		printf("# scale,%d,restart,not measured: after the restart %d of %d containers' bind() failed with ENOSYS (their listeners died with the agent: needs the fd store)\n",
+	else if (!unit)
+		printf("# scale,%d,restart,not measured: after the restart %d of %d containers' bind() failed with ENOSYS (their listeners died with the agent: a restart keeps them only through systemd's fd store)\n",
 		       size, enosys, started);
+	else {
+		/* systemd keeps them: anything short of every one is a failure */
+		printf("# scale,%d,restart,failed: after the restart %d of %d containers' bind() was granted, %d failed with ENOSYS\n",
+		       size, restarted, started, enosys);
+		bad += started - restarted;
+	}
 	command(boxes, started, 'x');
 	for (int i = 0; i < started; i++) {
 		int status;
@@ -423,13 +558,14 @@ static int one_size(int point, int size, int binds)
 		if (waitpid(boxes[i].pid, &status, 0) != boxes[i].pid || status)
 			bad++;
 	}
-	if (agent > 0) {
+	if (agent > 0 && !unit) {
 		kill(agent, SIGTERM);
 		waitpid(agent, NULL, 0);
 	}
 	if (started < size || served < size || granted < started || bad)
-		printf("not ok %d containers_%d: %d started, %d served, %d of their loads answered, %d failed (agent logs: %s)\n",
-		       point, size, started, served, granted, bad, dir);
+		printf("not ok %d containers_%d: %d started, %d served, %d of their loads answered, %d failed (agent logs: %s%s)\n",
+		       point, size, started, served, granted, bad, unit ? "journalctl -u " : dir,
+		       unit ? unit : "");
 	else
 		printf("ok %d containers_%d\n", point, size);
 	free(boxes);
@@ -447,8 +583,10 @@ int main(int argc, char **argv)
 
 	if (argc == 5 && !strcmp(argv[1], "--container"))
 		return container(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
-	while ((opt = getopt(argc, argv, "s:n:p:L")) != -1) {
-		if (opt == 's')
+	while ((opt = getopt(argc, argv, "s:n:p:LS:")) != -1) {
+		if (opt == 'S')
+			unit = optarg;
+		else if (opt == 's')
 			list = optarg;
 		else if (opt == 'L')
 			raise = 1;
@@ -462,7 +600,8 @@ int main(int argc, char **argv)
 	for (s = strtok(list, ","); s && nsizes < 16; s = strtok(NULL, ","))
 		sizes[nsizes++] = atoi(s);
 	if (!nsizes || binds < 1 || binds > MAX_BINDS || port < 1 || port > 65535) {
-		fprintf(stderr, "usage: agent-scale [-L] [-s N,N,...] [-n 1-%d] [-p PORT]\n", MAX_BINDS);
+		fprintf(stderr, "usage: agent-scale [-L] [-S UNIT] [-s N,N,...] [-n 1-%d] [-p PORT]\n",
+			MAX_BINDS);
 		return 2;
 	}
 	for (int i = 0; i < nsizes; i++) {
@@ -484,17 +623,23 @@ int main(int argc, char **argv)
 	if (!mkdtemp(dir))
 		return perror("agent-scale: mkdtemp"), 1;
 	snprintf(sock, sizeof(sock), "%s/agent.sock", dir);
+	if (unit && unit_setup())
+		return 1;
 	printf("TAP version 13\n1..%d\n", nsizes);
 	/* 8 tasks a container: more than the 6 measured (docs/benchmarks.md) */
 	if (raise)
 		raise_task_limits(8L * largest + 1024);
 	tmax = threads_max();
-	printf("# %d binds per container under load, tcp:%d; kernel.threads-max %ld, kernel.pid_max %ld, RLIMIT_NOFILE %ld\n",
-	       binds, port, tmax, pid_max(), (long)nofile.rlim_cur);
+	printf("# %d binds per container under load, tcp:%d; kernel.threads-max %ld, kernel.pid_max %ld, RLIMIT_NOFILE %ld, MemTotal %ld kB\n",
+	       binds, port, tmax, pid_max(), (long)nofile.rlim_cur,
+	       proc_field("/proc/meminfo", "MemTotal:"));
+	printf("# manager: %s\n", unit ? "systemd" : "agent-scale");
 	fflush(stdout);
 	for (int i = 0; i < nsizes; i++) {
 		ret |= one_size(i + 1, sizes[i], binds);
 		fflush(stdout);
 	}
+	if (unit)
+		unit_teardown();
 	return ret;
 }
