@@ -86,7 +86,8 @@ static struct journal journal;
 /* The journal slot of the notification this thread is answering. */
 static __thread int journal_slot = -1;
 /* BIND_AGENT_TEST_DIE: tests only (fdstore_hook()). */
-static const char *test_die;
+static const char *test_die, *test_poison;
+static int testing;	/* either is set */
 
 /* A container served: its listener, its record, its policy. */
 struct kept {
@@ -581,16 +582,24 @@ static void reload(void)
 
 /*
  * BIND_AGENT_TEST_DIE=FILE, for the restart tests only: when FILE exists
- * and says "STEP ID" (STEP received or sending), the agent removes it and
- * kills itself with SIGKILL at that step of a notification of container
- * ID: after the journal has it, or after its bind, before its answer.
- * Without the variable (the unit does not set it) nothing here runs.
+ * and says "STEP ID", the agent removes it and kills itself with SIGKILL
+ * at that step of a notification of container ID: "unjournaled" (received,
+ * not yet in the journal), "received" (in the journal, nothing done) or
+ * "sending" (bound, not answered).
+ * BIND_AGENT_TEST_POISON=FILE: when FILE exists and says "deciding ID",
+ * every agent that decides a notification of container ID kills itself
+ * first, the one that received it and each that decides it again from the
+ * journal: FILE stays (outside RuntimeDirectory=, which systemd empties at
+ * each restart). Without the variables (the unit sets neither) nothing
+ * here runs.
  */
 static void maybe_die(const struct kept *k, const char *step)
 {
+	int poison = !strcmp(step, "deciding");
+	const char *path = poison ? test_poison : test_die;
 	char buf[200], want[200];
 	ssize_t n;
-	int fd = open(test_die, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
 
 	if (fd < 0)
 		return;
@@ -599,9 +608,10 @@ static void maybe_die(const struct kept *k, const char *step)
 	buf[n > 0 ? n : 0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	snprintf(want, sizeof(want), "%s %s", step, k->rec.id);
-	if (strcmp(buf, want) || unlink(test_die))
+	if (strcmp(buf, want) || (!poison && unlink(path)))
 		return;
-	agent_log("warning", "test_die", NULL, "BIND_AGENT_TEST_DIE: killing ourselves at '%s'", want);
+	agent_log("warning", "test_die", NULL, "%s: killing ourselves at '%s'",
+		  poison ? "BIND_AGENT_TEST_POISON" : "BIND_AGENT_TEST_DIE", want);
 	kill(getpid(), SIGKILL);
 }
 
@@ -619,7 +629,7 @@ static int journal_hook(const struct served *s, const struct seccomp_notif *req,
 	memcpy(&e.notif, req, sizeof(e.notif));
 	switch (step) {
 	case NOTIF_RECEIVED:
-		if (test_die)
+		if (testing)
 			maybe_die(k, "unjournaled");
 		journal_slot = journal_alloc(&journal);
 		if (journal_slot >= 0 && journal_write(&journal, journal_slot, &e)) {
@@ -646,8 +656,10 @@ static int journal_hook(const struct served *s, const struct seccomp_notif *req,
 			m.notif.id = req->id;
 			journal_write(&journal, k->mark_slot, &m);
 		}
-		if (test_die)
+		if (testing) {
 			maybe_die(k, "received");
+			maybe_die(k, "deciding");
+		}
 		return 0;
 	case NOTIF_BINDING:
 		if (journal_slot < 0)
@@ -660,7 +672,7 @@ static int journal_hook(const struct served *s, const struct seccomp_notif *req,
 		memcpy(e.addr, &c->addr, sizeof(e.addr));
 		return journal_write(&journal, journal_slot, &e);
 	case NOTIF_SENDING:
-		if (test_die)
+		if (testing)
 			maybe_die(k, "sending");
 		return 0;
 	case NOTIF_ANSWERED:
@@ -772,6 +784,8 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 		goto out;
 	}
 	journal_slot = slot;
+	if (testing)
+		maybe_die(k, "deciding");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	answer(&k->served, req, resp, &c, &t0);
 	sent = !ioctl(k->served.listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
@@ -1553,6 +1567,8 @@ int main(int argc, char **argv)
 	fdstore = sd_notify_init("bind-agent") > 0;
 	watchdog = watchdog_usec();
 	test_die = getenv("BIND_AGENT_TEST_DIE");
+	test_poison = getenv("BIND_AGENT_TEST_POISON");
+	testing = test_die || test_poison;
 	unsetenv("BIND_AGENT_TEST_DIE");
 	probe_fetch("bind-agent");
 	if (notif_sizes(&sizes)) {

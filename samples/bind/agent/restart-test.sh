@@ -27,6 +27,7 @@ sock=/run/bind-agent.sock
 dropin=/run/systemd/system/$svc.d/restart-test.conf
 allow=/run/bind-agent-test/allow
 die=/run/bind-agent/test-die
+poison=/run/bind-agent-test/poison
 W=/tmp/restart-test
 stop=$W/stop
 pids=
@@ -42,7 +43,7 @@ mgr_setup() {
 [Service]
 ExecStart=
 ExecStart=$bin -v --socket $sock --allow tcp:82 --allow tcp:443 --allow-file $allow
-Environment=BIND_AGENT_TEST_DIE=$die
+Environment=BIND_AGENT_TEST_DIE=$die BIND_AGENT_TEST_POISON=$poison
 WatchdogSec=10s
 EOF
 	systemctl daemon-reload && systemctl stop "$svc" && systemctl start "$svc"
@@ -81,6 +82,7 @@ fi
 
 cleanup() {
 	: >"$stop"
+	rm -f "$poison"
 	# shellcheck disable=SC2086
 	kill $pids 2>/dev/null
 	# shellcheck disable=SC2086
@@ -272,6 +274,26 @@ check "received: the next agent decided it again, from the journal" \
 	wait_log "container die-received: pid [0-9]*: notification [0-9]*, in flight when the agent before us stopped, decided again: answered 0"
 check "sending: the next agent answered 0, what the bind the dead one made did" \
 	wait_log "container die-sending: pid [0-9]*: notification [0-9]*: the agent before us bound its socket (fd [0-9]*) and stopped before answering: answered 0"
+
+say "a decision that kills the agent: decided again once, then refused"
+# Each agent that decides it dies (BIND_AGENT_TEST_POISON): the first, and
+# the next that decides it again from the journal. The one after must
+# refuse it (EPERM, as what it does not decide) rather than decide it
+# again: restarted forever (Restart=always, no start limit), the agent
+# would serve no container at all.
+echo "deciding die-poison" >"$poison"
+check "poison: a bind whose decision kills every agent that makes it is refused (EPERM), not decided forever" \
+	expect_out 1 "bind tcp:443 as uid 1000: Operation not permitted" \
+	timeout 60 ./agent-client "$sock" run --id die-poison -- ./try-bind tcp 443
+rm -f "$poison"
+check "poison: two agents died deciding it, the first and one that decided it again" \
+	[ "$(mgr_log | grep -c "BIND_AGENT_TEST_POISON: killing ourselves at 'deciding die-poison'")" = 2 ]
+check "poison: the next agent refused it, saying why" \
+	wait_log "container die-poison: pid [0-9]*: notification [0-9]*: an agent before us already decided it again from the journal and stopped before answering: refused (EPERM)"
+check "poison: ... and serves: a container binds tcp:443" \
+	expect_out 0 "bind tcp:443 as uid 1000: ok" timeout 60 ./agent-client "$sock" run --id poison-after -- ./try-bind tcp 443
+# (every agent started since: new_agent counts from here)
+listening=$(mgr_log | grep -c "listening on")
 
 say "SIGHUP: --allow-file again, for the containers served too"
 held hup
