@@ -85,6 +85,8 @@ static unsigned long long next_serial = 1;
 static struct journal journal;
 /* The journal slot of the notification this thread is answering. */
 static __thread int journal_slot = -1;
+/* ... and, in recover(), the tries its slot keeps (journal_entry) */
+static __thread unsigned int journal_tries;
 /* BIND_AGENT_TEST_DIE: tests only (fdstore_hook()). */
 static const char *test_die, *test_poison;
 static int testing;	/* either is set */
@@ -665,6 +667,7 @@ static int journal_hook(const struct served *s, const struct seccomp_notif *req,
 		if (journal_slot < 0)
 			return -1;
 		e.state = J_BINDING;
+		e.tries = journal_tries;
 		e.fd = c->fd;
 		e.addrlen = (unsigned int)c->len;
 		e.dev = c->dev;
@@ -738,17 +741,38 @@ static int bound_before(struct kept *k, const struct journal_entry *e)
  * kernel keeps it pending, and it cannot be received again. Still
  * pending (SECCOMP_IOCTL_NOTIF_ID_VALID): bound before (J_BINDING, and
  * bound_before()) is answered 0, what the bind did; anything else is
- * decided again, from the start, as if it were new. No longer pending
+ * decided again, from the start, as if it were new, once: its slot says
+ * so before we decide, and an agent after us that finds it so refuses it
+ * (EPERM), for a decision that kills the agent would otherwise be made
+ * by every agent systemd starts, none serving any container. No longer pending
  * (answered, or the caller gone, or a signal withdrew it): nothing to
  * answer; a bind already made is remembered, for the bind() the program
  * restarts after the signal (claim_bind()).
  */
+#define RECOVER_TRIES 1
+/* Refuse (EPERM) a notification recover() does not decide, saying @why. */
+static void refuse_recovered(const struct kept *k, const struct journal_entry *e,
+			     struct seccomp_notif_resp *resp, const char *why)
+{
+	int sent;
+
+	memset(resp, 0, sizes.seccomp_notif_resp);
+	resp->id = e->notif.id;
+	resp->error = -EPERM;
+	sent = !ioctl(k->served.listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	container_log(k->rec.id, "error", "recovered", NULL,
+		      ": pid %d: notification %llu: %s: refused (EPERM), not decided once more%s",
+		      e->notif.pid, (unsigned long long)e->notif.id, why,
+		      sent ? "" : " (not delivered: the call was withdrawn)");
+}
+
 static void recover(struct kept *k, const struct journal_entry *e, int slot)
 {
 	struct seccomp_notif *req = calloc(1, sizes.seccomp_notif);
 	struct seccomp_notif_resp *resp = calloc(1, sizes.seccomp_notif_resp);
 	unsigned long long id = e->notif.id;
 	struct call c = { .fd = -1 };
+	struct journal_entry taken;
 	struct timespec t0;
 	int sent;
 
@@ -783,7 +807,18 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 			      e->notif.pid, id, e->fd, sent ? "" : " (not delivered: the call was withdrawn)");
 		goto out;
 	}
+	if (e->tries >= RECOVER_TRIES) {
+		refuse_recovered(k, e, resp, "an agent before us already decided it again from the journal and stopped before answering");
+		goto out;
+	}
+	taken = *e;
+	taken.tries++;
+	if (journal_write(&journal, slot, &taken)) {
+		refuse_recovered(k, e, resp, "its slot in the journal could not say that we decide it again");
+		goto out;
+	}
 	journal_slot = slot;
+	journal_tries = taken.tries;
 	if (testing)
 		maybe_die(k, "deciding");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -792,6 +827,7 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 	if (c.bound)
 		end_bind(&k->served, &c, id, sent);
 	journal_slot = -1;
+	journal_tries = 0;
 	container_log(k->rec.id, "info", "recovered", NULL,
 		      ": pid %d: notification %llu, in flight when the agent before us stopped, decided again: answered %s%s",
 		      e->notif.pid, id, resp->flags ? "by the kernel (continue)" :

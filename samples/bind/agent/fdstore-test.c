@@ -152,6 +152,24 @@ static void slots(void)
 	e.state = 9;
 	journal_encode(&e, slot);
 	check(journal_decode(slot, &back) == -1, "journal slot: an unknown state is refused");
+	/* tries: "BAJ2", every byte checked; none: "BAJ1", as before tries */
+	e.state = J_RECEIVED;
+	e.tries = 1;
+	journal_encode(&e, slot);
+	check(!journal_decode(slot, &back) && back.tries == 1 && back.state == J_RECEIVED &&
+	      back.notif.id == e.notif.id && !memcmp(slot, "BAJ2", 4),
+	      "journal slot: its tries encoded and decoded back, as BAJ2");
+	flipped = 0;
+	for (int i = 0; i < JOURNAL_SLOT; i++) {
+		slot[i] ^= 0x40;
+		flipped += journal_decode(slot, &back) == -1;
+		slot[i] ^= 0x40;
+	}
+	check(flipped == JOURNAL_SLOT, "journal slot with tries: each of its 256 bytes changed is detected");
+	e.tries = 0;
+	journal_encode(&e, slot);
+	check(!memcmp(slot, "BAJ1", 4) && !memcmp(slot + 252, zero, 4) && !journal_decode(slot, &back) &&
+	      !back.tries, "journal slot without tries: BAJ1, the layout an agent before tries reads");
 }
 
 static void journal(void)

@@ -26,6 +26,7 @@
 #define JOURNAL_GROW 64		/* slots at a time */
 #define JOURNAL_MAX (1 << 20)	/* slots: 256 MiB */
 #define JOURNAL_MAGIC 0x314a4142u	/* "BAJ1" */
+#define JOURNAL_MAGIC_TRIES 0x324a4142u	/* "BAJ2": with tries */
 
 _Static_assert(sizeof(struct seccomp_notif) == 80, "struct seccomp_notif is 80 bytes");
 
@@ -246,6 +247,12 @@ static unsigned int checksum(const unsigned char *p, size_t n)
 /*
  * A slot: magic, state, serial, the notification (80 bytes), fd,
  * addrlen, dev, ino, the address (128 bytes), the checksum of all that.
+ * An entry with tries is "BAJ2": the same, then tries, then the checksum.
+ * An entry without is "BAJ1", as agents before tries wrote and read it:
+ * such an agent (a rollback) reads every slot as before, and takes one
+ * with tries for a slot neither free nor whole, which it frees. Its
+ * notification then stays pending, unless answer_lost() finds it near
+ * its container's mark and refuses it (EPERM): never decided once more.
  */
 #define OFF_STATE 4
 #define OFF_SERIAL 8
@@ -256,10 +263,13 @@ static unsigned int checksum(const unsigned char *p, size_t n)
 #define OFF_INO 112
 #define OFF_ADDR 120
 #define OFF_SUM 248
+#define OFF_TRIES 248
+#define OFF_SUM_TRIES 252
 
 void journal_encode(const struct journal_entry *e, unsigned char slot[JOURNAL_SLOT])
 {
-	unsigned int magic = JOURNAL_MAGIC, sum;
+	unsigned int magic = e->tries ? JOURNAL_MAGIC_TRIES : JOURNAL_MAGIC, sum;
+	size_t end = e->tries ? OFF_SUM_TRIES : OFF_SUM;
 
 	memset(slot, 0, JOURNAL_SLOT);
 	memcpy(slot, &magic, 4);
@@ -271,20 +281,24 @@ void journal_encode(const struct journal_entry *e, unsigned char slot[JOURNAL_SL
 	memcpy(slot + OFF_DEV, &e->dev, 8);
 	memcpy(slot + OFF_INO, &e->ino, 8);
 	memcpy(slot + OFF_ADDR, e->addr, 128);
-	sum = checksum(slot, OFF_SUM);
-	memcpy(slot + OFF_SUM, &sum, 4);
+	if (e->tries)
+		memcpy(slot + OFF_TRIES, &e->tries, 4);
+	sum = checksum(slot, end);
+	memcpy(slot + end, &sum, 4);
 }
 
 int journal_decode(const unsigned char slot[JOURNAL_SLOT], struct journal_entry *e)
 {
 	static const unsigned char zero[JOURNAL_SLOT];
 	unsigned int magic, sum;
+	size_t end;
 
 	if (!memcmp(slot, zero, JOURNAL_SLOT))
 		return 1;
 	memcpy(&magic, slot, 4);
-	memcpy(&sum, slot + OFF_SUM, 4);
-	if (magic != JOURNAL_MAGIC || sum != checksum(slot, OFF_SUM))
+	end = magic == JOURNAL_MAGIC_TRIES ? OFF_SUM_TRIES : OFF_SUM;
+	memcpy(&sum, slot + end, 4);
+	if ((magic != JOURNAL_MAGIC && magic != JOURNAL_MAGIC_TRIES) || sum != checksum(slot, end))
 		return -1;
 	memset(e, 0, sizeof(*e));
 	memcpy(&e->state, slot + OFF_STATE, 4);
@@ -295,7 +309,9 @@ int journal_decode(const unsigned char slot[JOURNAL_SLOT], struct journal_entry 
 	memcpy(&e->dev, slot + OFF_DEV, 8);
 	memcpy(&e->ino, slot + OFF_INO, 8);
 	memcpy(e->addr, slot + OFF_ADDR, 128);
-	if ((e->state != J_RECEIVED && e->state != J_BINDING && e->state != J_MARK) || !e->serial ||
+	if (magic == JOURNAL_MAGIC_TRIES)
+		memcpy(&e->tries, slot + OFF_TRIES, 4);
+	if ((magic == JOURNAL_MAGIC_TRIES && !e->tries) || (e->state != J_RECEIVED && e->state != J_BINDING && e->state != J_MARK) || !e->serial ||
 	    e->addrlen > sizeof(e->addr))
 		return -1;
 	return 0;

@@ -87,6 +87,11 @@ struct journal_entry {
 	unsigned int addrlen;
 	unsigned long long dev, ino;
 	unsigned char addr[128];
+	/*
+	 * How many agents took it up again from the journal (recover()): an
+	 * agent after one that did and stopped before answering refuses it.
+	 */
+	unsigned int tries;
 };
 #define JOURNAL_SLOT 256
 /* An entry into one slot (with its checksum), and back. */
