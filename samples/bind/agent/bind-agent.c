@@ -741,15 +741,22 @@ static int bound_before(struct kept *k, const struct journal_entry *e)
  * kernel keeps it pending, and it cannot be received again. Still
  * pending (SECCOMP_IOCTL_NOTIF_ID_VALID): bound before (J_BINDING, and
  * bound_before()) is answered 0, what the bind did; anything else is
- * decided again, from the start, as if it were new, once: its slot says
- * so before we decide, and an agent after us that finds it so refuses it
- * (EPERM), for a decision that kills the agent would otherwise be made
- * by every agent systemd starts, none serving any container. No longer pending
+ * decided again, from the start, as if it were new, at most twice: a
+ * decision that kills the agent would otherwise be made by every agent
+ * systemd starts, none serving any container. Its slot counts the agents
+ * that took it up (tries) before each decides: the first decides it
+ * beside the other containers' recoveries, the second alone among them
+ * (recover_lock), so that its death says this one was the cause and not
+ * a notification decided beside it, and the third refuses it (EPERM). A
+ * SIGTERM waits for a decision here as for serve()'s (serve_hold()): a
+ * restart does not count as a try. No longer pending
  * (answered, or the caller gone, or a signal withdrew it): nothing to
  * answer; a bind already made is remembered, for the bind() the program
  * restarts after the signal (claim_bind()).
  */
-#define RECOVER_TRIES 1
+#define RECOVER_ALONE 1	/* tries from which one is decided alone */
+#define RECOVER_TRIES 2	/* tries after which it is refused */
+static pthread_rwlock_t recover_lock = PTHREAD_RWLOCK_INITIALIZER;
 /* Refuse (EPERM) a notification recover() does not decide, saying @why. */
 static void refuse_recovered(const struct kept *k, const struct journal_entry *e,
 			     struct seccomp_notif_resp *resp, const char *why)
@@ -774,7 +781,7 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 	struct call c = { .fd = -1 };
 	struct journal_entry taken;
 	struct timespec t0;
-	int sent;
+	int sent, held = 0;
 
 	if (!req || !resp) {
 		container_log(k->rec.id, "error", "recovered", NULL,
@@ -798,6 +805,29 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 			      e->notif.pid, id);
 		goto out;
 	}
+	/* (before anything that reads the container: that may kill us too) */
+	if (e->tries >= RECOVER_TRIES) {
+		refuse_recovered(k, e, resp, "two agents before us decided it again from the journal, the second alone, and stopped before answering");
+		goto out;
+	}
+	if (e->tries >= RECOVER_ALONE)
+		pthread_rwlock_wrlock(&recover_lock);
+	else
+		pthread_rwlock_rdlock(&recover_lock);
+	if (serve_hold()) {
+		/* stopping: its slot stays, as it is, for the next agent */
+		pthread_rwlock_unlock(&recover_lock);
+		free(req);
+		free(resp);
+		return;
+	}
+	held = 1;
+	taken = *e;
+	taken.tries++;
+	if (journal_write(&journal, slot, &taken)) {
+		refuse_recovered(k, e, resp, "its slot in the journal could not say that we decide it again");
+		goto out;
+	}
 	if (e->state == J_BINDING && bound_before(k, e)) {
 		memset(resp, 0, sizeof(*resp));
 		resp->id = id;
@@ -805,16 +835,6 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 		container_log(k->rec.id, "info", "recovered", NULL,
 			      ": pid %d: notification %llu: the agent before us bound its socket (fd %d) and stopped before answering: answered 0, the bind's result%s",
 			      e->notif.pid, id, e->fd, sent ? "" : " (not delivered: the call was withdrawn)");
-		goto out;
-	}
-	if (e->tries >= RECOVER_TRIES) {
-		refuse_recovered(k, e, resp, "an agent before us already decided it again from the journal and stopped before answering");
-		goto out;
-	}
-	taken = *e;
-	taken.tries++;
-	if (journal_write(&journal, slot, &taken)) {
-		refuse_recovered(k, e, resp, "its slot in the journal could not say that we decide it again");
 		goto out;
 	}
 	journal_slot = slot;
@@ -835,6 +855,10 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 		      sent ? "" : " (not delivered: the call was withdrawn)");
 out:
 	journal_free(&journal, slot);
+	if (held) {
+		serve_release();
+		pthread_rwlock_unlock(&recover_lock);
+	}
 	free(req);
 	free(resp);
 }

@@ -55,6 +55,20 @@ int serve_stop(int seconds)
 	return pthread_rwlock_timedwrlock(&in_flight, &deadline) ? -1 : 0;
 }
 
+int serve_hold(void)
+{
+	pthread_rwlock_rdlock(&in_flight);
+	if (!__atomic_load_n(&stopping, __ATOMIC_SEQ_CST))
+		return 0;
+	pthread_rwlock_unlock(&in_flight);
+	return -1;
+}
+
+void serve_release(void)
+{
+	pthread_rwlock_unlock(&in_flight);
+}
+
 /*
  * Wait for a notification and receive it. Only one thread at a time: after
  * POLLIN the one receiver cannot block (a notification withdrawn meanwhile

@@ -152,5 +152,12 @@ int serve(struct served *s, const struct seccomp_notif_sizes *sizes);
  * returns 0. -1 if some are still being answered (errno ETIMEDOUT).
  */
 int serve_stop(int seconds);
+/*
+ * A decision made outside serve() (bind-agent's recover()), which
+ * serve_stop() must wait for too: 0 with that hold taken, -1 once
+ * stopping (decide nothing). serve_release() ends it.
+ */
+int serve_hold(void);
+void serve_release(void);
 
 #endif /* _BIND_SERVE_H */
