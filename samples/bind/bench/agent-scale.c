@@ -139,13 +139,20 @@ static int port = 80;
 static const char *unit;	/* -S: the agent is this systemd service */
 static char dropin[300], env[300];	/* our drop-in and its environment file */
 
-/* systemctl VERB [UNIT]: its exit status, -1 if it did not exit */
+/*
+ * systemctl VERB [UNIT]: its exit status, -1 if it did not exit. Not its
+ * warning that the socket unit can start the service it stops.
+ */
 static int systemctl(const char *verb, const char *of)
 {
 	pid_t pid = fork();
 	int status;
 
 	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (!strcmp(verb, "stop") && null >= 0)
+			dup2(null, 2);
 		execlp("systemctl", "systemctl", verb, of, (char *)NULL);
 		_exit(127);
 	}
@@ -411,6 +418,9 @@ static int count_err(const struct box *boxes, int n, int err)
 static double per_container;
 static int last_size, first_size;
 static long last_threads;
+/* ... and the memory in use per container (kB), measured so too */
+static double mem_per_container;
+static long last_mem;
 
 static long read_long(const char *path)
 {
@@ -470,7 +480,7 @@ static int one_size(int point, int size, int binds)
 {
 	struct box *boxes = calloc(size, sizeof(*boxes));
 	double *ns = calloc((size_t)size * binds, sizeof(double)), last = 0, t0, load_s;
-	long rss, threads, fds, prev = -1;
+	long rss, threads, fds, prev = -1, used;
 	size_t nns = 0;
 	int started = 0, served, granted, bad = 0, enosys, restarted;
 	pid_t agent;
@@ -483,19 +493,32 @@ static int one_size(int point, int size, int binds)
 		return printf("not ok %d containers_%d: they would take about %.0f tasks (%.1f each, as measured from %d to %d containers), over kernel.threads-max %ld (set_max_threads(): RAM / (8 * THREAD_SIZE)) or kernel.pid_max %ld\n",
 			      point, size, per_container * size, per_container, first_size, last_size,
 			      threads_max(), pid_max()), 1;
+	/* Nor into the guest's memory: the OOM killer would end the agent. */
+	if (mem_per_container > 0 && proc_field("/proc/meminfo", "MemAvailable:") >= 0 &&
+	    mem_per_container * size > 0.9 * proc_field("/proc/meminfo", "MemAvailable:"))
+		return printf("not ok %d containers_%d: they would take about %.0f MiB (%.0f kB each, as measured from %d to %d containers), over 90%% of MemAvailable, %ld kB\n",
+			      point, size, mem_per_container * size / 1024, mem_per_container,
+			      first_size, last_size, proc_field("/proc/meminfo", "MemAvailable:")), 1;
 	agent = start_agent(size, 1);
 	if (agent < 0)
 		return printf("not ok %d containers_%d: bind-agent did not start\n", point, size), 1;
-	/* Start them WINDOW at a time; each first bind() says it is served. */
-	for (int done = 0; done < size;) {
-		while (started < size && started - done < WINDOW) {
+	/*
+	 * Start them WINDOW at a time; each first bind() says it is served.
+	 * One that cannot be started (fork() or socketpair() failed: a task
+	 * or memory limit) ends the starting, and the size fails.
+	 */
+	for (int done = 0, start_err = 0; done < size;) {
+		while (!start_err && started < size && started - done < WINDOW) {
 			if (start_container(&boxes[started], size, started, binds)) {
-				perror("agent-scale: starting a container");
+				start_err = errno;
+				printf("# containers_%d: container %d could not be started: %s; no more are\n",
+				       size, started + 1, strerror(start_err));
 				break;
 			}
 			started++;
 		}
-		if (collect(boxes + done, 1, 1, START_TIMEOUT_MS, NULL, NULL, &last) != 1)
+		if (done == started ||
+		    collect(boxes + done, 1, 1, START_TIMEOUT_MS, NULL, NULL, &last) != 1)
 			break;
 		done++;
 	}
@@ -508,13 +531,18 @@ static int one_size(int point, int size, int binds)
 			break;
 		prev = threads;
 	}
+	used = mem_used();
 	printf("# scale,%d,served,%d,rss_kb,%ld,fds,%ld,threads,%ld,mem_used_kb,%ld\n", size,
-	       served, rss, fds, threads, mem_used());
-	if (last_size && size > last_size && threads > last_threads)
-		per_container = (double)(threads - last_threads) / (size - last_size) + 2,
+	       served, rss, fds, threads, used);
+	if (last_size && size > last_size && threads > last_threads) {
+		per_container = (double)(threads - last_threads) / (size - last_size) + 2;
 		first_size = last_size;
+		if (used > last_mem && last_mem > 0)
+			mem_per_container = (double)(used - last_mem) / (size - last_size);
+	}
 	last_size = size;
 	last_threads = threads;
+	last_mem = used;
 	/* The load: every container at once. */
 	t0 = now_ns();
 	command(boxes, started, 'g');
