@@ -217,6 +217,20 @@ static void unit_teardown(void)
 	systemctl("daemon-reload", NULL);
 }
 
+/* The unit's last journal lines, as TAP comments: why it failed. */
+static void unit_journal(void)
+{
+	char cmd[300], line[512];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "journalctl -u '%s' --no-pager -o short-monotonic -n 40", unit);
+	p = popen(cmd, "re");
+	while (p && fgets(line, sizeof(line), p))
+		printf("#   %s", line);
+	if (p)
+		pclose(p);
+}
+
 /* The unit (re)started by @verb: its main pid, -1 if it is not running. */
 static pid_t unit_start(const char *verb)
 {
@@ -282,6 +296,8 @@ static int start_container(struct box *b, int size, int i, int binds)
 	if (b->pid == 0) {
 		char id[32], fd[8], n[12], p[8];
 
+		/* a group of its own, agent-client and the program: one kill */
+		setpgid(0, 0);
 		/* fd 3 without FD_CLOEXEC, through agent-client to the program */
 		if (sv[1] == CONTAINER_FD ? fcntl(sv[1], F_SETFD, 0) : dup2(sv[1], CONTAINER_FD) < 0)
 			_exit(127);
@@ -578,10 +594,18 @@ static int one_size(int point, int size, int binds)
 		       size, restarted, started, enosys);
 		bad += started - restarted;
 	}
+	if (unit && restarted < started)
+		unit_journal();
+	/*
+	 * A container that did not report (its bind still pending) cannot
+	 * read 'x': it is killed, agent-client's process group with it.
+	 */
 	command(boxes, started, 'x');
 	for (int i = 0; i < started; i++) {
 		int status;
 
+		if (boxes[i].err == -1)
+			kill(-boxes[i].pid, SIGKILL);
 		close(boxes[i].sk);
 		if (waitpid(boxes[i].pid, &status, 0) != boxes[i].pid || status)
 			bad++;
