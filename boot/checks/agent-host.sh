@@ -100,6 +100,20 @@ units_verify() {
 	[ ! -s "$W/verify.out" ]
 }
 
+# systemd passes the store's fds as 3, 4, ... (shift_fds(), F_DUPFD), under
+# the service's RLIMIT_NOFILE soft limit, before the agent can raise it: a
+# store fuller than the limit allows fails every start (status 202/FDS,
+# "Failed to shift fd and set FD_CLOEXEC"), its containers' binds pending
+# for good (make bench's 1000 containers did). The soft limit, LimitNOFILE=
+# or systemd's default of 1024 (systemd-system.conf(5)), must hold the
+# socket and FileDescriptorStoreMax= fds above fd 2.
+fdstore_fits_nofile() {
+	max=$(sed -n 's/^FileDescriptorStoreMax=//p' "$UNITDIR/bind-agent.service" | tail -n 1)
+	soft=$(sed -n 's/^LimitNOFILE=\([0-9]*\).*/\1/p' "$UNITDIR/bind-agent.service" | tail -n 1)
+	echo "FileDescriptorStoreMax=${max:-none}, LimitNOFILE soft ${soft:-1024, the default (none set)}"
+	[ -n "$max" ] && [ "${soft:-1024}" -ge "$((3 + 1 + max))" ]
+}
+
 # The figure goes in docs/bind-agent.md's measurements, with its commit.
 EXPOSURE_MAX=3.0
 exposure_at_most() {
@@ -906,6 +920,7 @@ mkdir -p "$LOGS"
 host_case units "install-agent.sh-installs-the-agent-man-pages-units-and-options" installed
 host_case units "systemd-analyze-verify-passes-the-socket-and-the-service" units_verify
 host_case units "systemd-analyze-security-exposure-of-the-service-is-at-most-$EXPOSURE_MAX" exposure_at_most
+host_case units "the-fd-store-fits-under-the-services-open-file-soft-limit" fdstore_fits_nofile
 host_case activation "systemd-socket-activate-starts-the-agent-on-its-socket-and-a-container-is-granted" \
 	socket_activated_grant
 host_case activation "a-passed-socket-others-may-connect-to-is-refused" \
