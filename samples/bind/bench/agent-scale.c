@@ -598,14 +598,16 @@ static int one_size(int point, int size, int binds)
 		unit_journal();
 	/*
 	 * A container that did not report (its bind still pending) cannot
-	 * read 'x': it is killed, agent-client's process group with it.
+	 * read 'x': it is killed, agent-client's process group with it (and
+	 * fails the size: its status is not 0).
 	 */
+	for (int i = 0; i < started; i++)
+		if (boxes[i].err == -1)
+			kill(-boxes[i].pid, SIGKILL);
 	command(boxes, started, 'x');
 	for (int i = 0; i < started; i++) {
 		int status;
 
-		if (boxes[i].err == -1)
-			kill(-boxes[i].pid, SIGKILL);
 		close(boxes[i].sk);
 		if (waitpid(boxes[i].pid, &status, 0) != boxes[i].pid || status)
 			bad++;
