@@ -16,6 +16,13 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "bench-scale: $*"; exit 1; }
 cat >"$tmp/x86_64-bench.log" <<'LOG'
 @@@ RUN base=6.1 arch=x86_64 suite=bench accel=tcg console=T smp=x
+@@@ BEGIN x86_64 notif-rtt
+TAP version 13
+1..1
+# clocksource: tsc
+# csv,notif_none,notif_none,5500,134146.3,138903.9,202764.1,1.000
+ok 1 notif_none
+@@@ END x86_64 notif-rtt status=0
 @@@ BEGIN x86_64 agent-scale
 TAP version 13
 1..2
