@@ -30,7 +30,8 @@ if ! grep -qx '<!-- bench: agent-scale -->' "$doc" || ! grep -qx '<!-- /bench: a
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-awk -f "$TOP/boot/console.awk" -f "$TOP/boot/bench/tables.awk" "$@" >"$tmp/out"
+# (the bench rows' CSV is not wanted here)
+awk -v csv=/dev/null -f "$TOP/boot/console.awk" -f "$TOP/boot/bench/tables.awk" "$@" >"$tmp/out"
 echo 'test == "agent-scale" && /^# [0-9]+ binds per container/ { print substr($0, 2); exit }' >"$tmp/head.awk"
 sed -n '/^| arch\/abi | agent run by /,/^$/p' "$tmp/out" | sed '/^$/d' >"$tmp/table"
 [ -s "$tmp/table" ] || die "no agent-scale rows in $*"
