@@ -741,22 +741,20 @@ static int bound_before(struct kept *k, const struct journal_entry *e)
  * kernel keeps it pending, and it cannot be received again. Still
  * pending (SECCOMP_IOCTL_NOTIF_ID_VALID): bound before (J_BINDING, and
  * bound_before()) is answered 0, what the bind did; anything else is
- * decided again, from the start, as if it were new, at most twice: a
- * decision that kills the agent would otherwise be made by every agent
- * systemd starts, none serving any container. Its slot counts the agents
- * that took it up (tries) before each decides: the first decides it
- * beside the other containers' recoveries, the second alone among them
- * (recover_lock), so that its death says this one was the cause and not
- * a notification decided beside it, and the third refuses it (EPERM). A
- * SIGTERM waits for a decision here as for serve()'s (serve_hold()): a
- * restart does not count as a try. No longer pending
+ * decided again, from the start, as if it were new, once: a decision that
+ * kills the agent would otherwise be made by every agent systemd starts,
+ * none serving any container. Its slot says so (tries) before we decide,
+ * and an agent after us that finds it so refuses it (EPERM), as it does
+ * every notification that was being decided again when an agent died:
+ * which one killed it, nothing says. A SIGTERM waits for a decision here
+ * as for serve()'s (serve_hold(), at most STOP_TIMEOUT). Returns 1 if
+ * the agent is stopping: the notification is left as it is, slot and
+ * all, for the next agent. No longer pending
  * (answered, or the caller gone, or a signal withdrew it): nothing to
  * answer; a bind already made is remembered, for the bind() the program
  * restarts after the signal (claim_bind()).
  */
-#define RECOVER_ALONE 1	/* tries from which one is decided alone */
-#define RECOVER_TRIES 2	/* tries after which it is refused */
-static pthread_rwlock_t recover_lock = PTHREAD_RWLOCK_INITIALIZER;
+#define RECOVER_TRIES 1	/* tries after which it is refused */
 /* Refuse (EPERM) a notification recover() does not decide, saying @why. */
 static void refuse_recovered(const struct kept *k, const struct journal_entry *e,
 			     struct seccomp_notif_resp *resp, const char *why)
@@ -773,7 +771,7 @@ static void refuse_recovered(const struct kept *k, const struct journal_entry *e
 		      sent ? "" : " (not delivered: the call was withdrawn)");
 }
 
-static void recover(struct kept *k, const struct journal_entry *e, int slot)
+static int recover(struct kept *k, const struct journal_entry *e, int slot)
 {
 	struct seccomp_notif *req = calloc(1, sizes.seccomp_notif);
 	struct seccomp_notif_resp *resp = calloc(1, sizes.seccomp_notif_resp);
@@ -807,19 +805,14 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 	}
 	/* (before anything that reads the container: that may kill us too) */
 	if (e->tries >= RECOVER_TRIES) {
-		refuse_recovered(k, e, resp, "two agents before us decided it again from the journal, the second alone, and stopped before answering");
+		refuse_recovered(k, e, resp, "an agent before us already decided it again from the journal and stopped before answering");
 		goto out;
 	}
-	if (e->tries >= RECOVER_ALONE)
-		pthread_rwlock_wrlock(&recover_lock);
-	else
-		pthread_rwlock_rdlock(&recover_lock);
 	if (serve_hold()) {
 		/* stopping: its slot stays, as it is, for the next agent */
-		pthread_rwlock_unlock(&recover_lock);
 		free(req);
 		free(resp);
-		return;
+		return 1;
 	}
 	held = 1;
 	taken = *e;
@@ -855,12 +848,11 @@ static void recover(struct kept *k, const struct journal_entry *e, int slot)
 		      sent ? "" : " (not delivered: the call was withdrawn)");
 out:
 	journal_free(&journal, slot);
-	if (held) {
+	if (held)
 		serve_release();
-		pthread_rwlock_unlock(&recover_lock);
-	}
 	free(req);
 	free(resp);
+	return 0;
 }
 
 /*
@@ -938,7 +930,7 @@ static void *run_kept(void *arg)
 	struct kept *k = arg;
 	char dropped[POLICY_LIST_MAX], rules[512];
 	struct kept_policy *np = NULL;
-	int ret, passed_over;
+	int ret, passed_over, stopping = 0;
 
 	k->served.hook_data = agent_container_begin(&k->served, k->rec.id);
 	/*
@@ -970,9 +962,10 @@ static void *run_kept(void *arg)
 			      !np ? " (out of memory: no privileged port)" :
 			      dropped[0] ? "; not granted now, though its listenerMetadata asks: " : "",
 			      np ? dropped : "");
-	for (int i = 0; i < k->nrecovered; i++)
-		recover(k, &k->recovered[i], k->recovered_slots[i]);
-	if (k->has_mark)
+	for (int i = 0; i < k->nrecovered && !stopping; i++)
+		stopping = recover(k, &k->recovered[i], k->recovered_slots[i]);
+	/* (stopping: what it left pending is the next agent's, not lost) */
+	if (k->has_mark && !stopping)
 		answer_lost(k);
 	free(k->recovered);
 	free(k->recovered_slots);
