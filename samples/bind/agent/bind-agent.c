@@ -1623,6 +1623,7 @@ int main(int argc, char **argv)
 	test_poison = getenv("BIND_AGENT_TEST_POISON");
 	testing = test_die || test_poison;
 	unsetenv("BIND_AGENT_TEST_DIE");
+	unsetenv("BIND_AGENT_TEST_POISON");
 	probe_fetch("bind-agent");
 	if (notif_sizes(&sizes)) {
 		perror("bind-agent: seccomp(SECCOMP_GET_NOTIF_SIZES)");

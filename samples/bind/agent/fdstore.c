@@ -311,7 +311,8 @@ int journal_decode(const unsigned char slot[JOURNAL_SLOT], struct journal_entry 
 	memcpy(e->addr, slot + OFF_ADDR, 128);
 	if (magic == JOURNAL_MAGIC_TRIES)
 		memcpy(&e->tries, slot + OFF_TRIES, 4);
-	if ((magic == JOURNAL_MAGIC_TRIES && !e->tries) || (e->state != J_RECEIVED && e->state != J_BINDING && e->state != J_MARK) || !e->serial ||
+	if ((magic == JOURNAL_MAGIC_TRIES && !e->tries) ||
+	    (e->state != J_RECEIVED && e->state != J_BINDING && e->state != J_MARK) || !e->serial ||
 	    e->addrlen > sizeof(e->addr))
 		return -1;
 	return 0;
