@@ -406,6 +406,8 @@ host_case harness "the-host-and-the-guest-read-suite-lines-alike" sh "$TOP/boot/
 host_case harness "a-failed-check-returns-its-failure-to-the-test-script" sh "$TOP/boot/tests/tap-lib.sh"
 host_case harness "agent-scale-rows-become-the-docs-table-with-machine-and-reference" \
 	sh "$TOP/boot/tests/bench-scale.sh"
+host_case harness "the-cold-runs-table-is-computed-from-seconds-and-reference-builds" \
+	sh "$TOP/boot/tests/cold-runs.sh"
 # The verdict against its plan: crafted logs, one case each (boot/tests/verdict.sh)
 for c in $(sh "$TOP/boot/tests/verdict.sh" -l); do
 	host_case verdict "$c" sh "$TOP/boot/tests/verdict.sh" "$c"

@@ -5,7 +5,8 @@
 #   - boot/plan/logs, the plan the verdict reads (boot/plan/expand.sh);
 #   - each block of README.md and docs/harness.md between
 #     "<!-- plan: NAME -->" and "<!-- /plan: NAME -->": counts from the
-#     plan, the suites and the package lists;
+#     plan, the suites and the package lists, and the cold runs' times
+#     from docs/measurements.md's table of them;
 #   - .github/workflows/check.yml, the GitHub workflow that runs CI's
 #     steps (the plan's ci lines, as .ci/run runs them).
 #   Without -w: print the difference and exit 1 if a committed file is not
@@ -121,6 +122,9 @@ echo "installs the $n packages" >"$tmp/packages"
 		done
 	done
 } >"$tmp/timeouts"
+
+# cold: the cold runs' table, from docs/measurements.md (boot/plan/cold.awk)
+awk -f "$TOP/boot/plan/cold.awk" "$TOP/docs/measurements.md" >"$tmp/cold"
 
 sh "$TOP/boot/plan/query.sh" ci | awk '{ printf "- `make %s BASE=%s%s`\n", $1, $2, ($3 == "*" ? "" : " ARCH=" $3) }' >"$tmp/ci"
 
