@@ -17,7 +17,6 @@ mkdir -p "$BCACHE/bench"
 csv=$BCACHE/bench/bench${ICOUNT:+-icount}.csv
 scale=$BCACHE/bench/agent-scale${ICOUNT:+-icount}.csv
 echo 'arch,abi,accel,clocksource,method,base,calls,min_ns,median_ns,max_ns,ratio' >"$csv.tmp"
-echo 'arch,abi,accel,manager,containers,served,rss_kb,fds,threads,mem_used_kb,binds,p50_us,p99_us,max_us,load_s,restart' >"$scale.tmp"
 awk -v csv="$csv.tmp" -v scale="$scale.tmp" -f "$TOP/boot/console.awk" -f "$TOP/boot/bench/tables.awk" "$@"
 mv "$csv.tmp" "$csv"
 mv "$scale.tmp" "$scale"

@@ -8,8 +8,12 @@
 #   supervisor's own bind()). agent-scale's rows (one bind-agent serving
 #   many containers; its manager: agent-scale itself, or systemd) go, last,
 #   into one markdown table (boot/bench/scale-doc.sh puts it in
-#   docs/benchmarks.md), and with -v scale=FILE to FILE as
-#   arch,abi,accel,manager,containers,served,rss_kb,fds,threads,mem_used_kb,binds,p50_us,p99_us,max_us,load_s,restart
+#   docs/benchmarks.md), and with -v scale=FILE to FILE, after its header
+#   (BEGIN, below: the columns' one statement)
+BEGIN {
+	if (scale != "")
+		print "arch,abi,accel,manager,containers,served,rss_kb,fds,threads,mem_used_kb,binds,p50_us,p99_us,max_us,load_s,restart" >scale
+}
 kind == "RUN" {
 	arch = run["arch"]
 	print ""
@@ -96,7 +100,7 @@ function scale_table(   i, k, a, restart) {
 				sv[k, "fds"] "," sv[k, "threads"] "," sv[k, "mem_used_kb"] "," sv[k, "binds"] "," \
 				sv[k, "p50_us"] "," \
 				sv[k, "p99_us"] "," sv[k, "max_us"] "," sv[k, "seconds"] "," \
-				(sv[k, "restart_ms"] != "" ? sv[k, "restart_ms"] " ms" : sv[k, "restart"]) >>scale
+				(sv[k, "restart_ms"] != "" ? sv[k, "restart_ms"] " ms" : sv[k, "restart"]) >scale
 		}
 	}
 }

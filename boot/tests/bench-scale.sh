@@ -4,7 +4,7 @@
 #   logs of the bench guest (the agent run by agent-scale) and of the
 #   systemd guest (by systemd): boot/bench/tables.awk makes one markdown
 #   row per manager and size and one CSV row each, the same size under
-#   two managers stays two rows, a restart without a time stays "not
+#   two managers stays two rows, the CSV starts with its header, a restart without a time stays "not
 #   measured" with its sentence, and boot/bench/scale-doc.sh puts the
 #   table, the machine and the reference build between the block's lines
 #   of a copy of docs/benchmarks.md, and refuses a REFERENCE that is not
@@ -61,10 +61,12 @@ grep -qF "| x86_64/x86_64 | agent-scale | 10 | 10 | 1.5 MiB | 16 | 42 | 40.0 MiB
 	fail "the row for 10 containers without systemd is not a row of its own saying the restart was not measured: $(grep '^| x86' "$tmp/out" || echo none)"
 grep -qF "| x86_64/x86_64 | agent-scale | 100 | 100 | 5.8 MiB | 106 | 402 | ? | 511 us |" "$tmp/out" ||
 	fail "the row for 100 containers does not say '?' for a memory figure the guest did not have"
-if [ "$(wc -l <"$tmp/s.csv")" -ne 3 ] ||
+if [ "$(wc -l <"$tmp/s.csv")" -ne 4 ] ||
 	! grep -q '^x86_64,x86_64,tcg,systemd,10,10,2048,37,42,102400,200,491.3,1717.7,1800.0,0.01,812.5 ms$' "$tmp/s.csv"; then
-	fail "the CSV is not one row per manager and size: $(cat "$tmp/s.csv")"
+	fail "the CSV is not its header and one row per manager and size: $(cat "$tmp/s.csv")"
 fi
+[ "$(head -n 1 "$tmp/s.csv")" = arch,abi,accel,manager,containers,served,rss_kb,fds,threads,mem_used_kb,binds,p50_us,p99_us,max_us,load_s,restart ] ||
+	fail "the CSV's first line is not its header (tables.awk writes it): $(head -n 1 "$tmp/s.csv")"
 cp "$TOP/docs/benchmarks.md" "$tmp/doc.md"
 ref='reference build: 176 s (linux 6.1.192 x86_64 tinyconfig bzImage, gcc 12.2.0, -j2, CPU)'
 sh "$TOP/boot/bench/scale-doc.sh" -o "$tmp/doc.md" "$ref" "$tmp/x86_64-bench.log" "$tmp/x86_64-bench-systemd.log" >/dev/null
