@@ -499,6 +499,7 @@ static int one_size(int point, int size, int binds)
 	long rss, threads, fds, prev = -1, used;
 	size_t nns = 0;
 	int started = 0, served, granted, bad = 0, enosys, restarted;
+	long avail;
 	pid_t agent;
 
 	if (!boxes || !ns)
@@ -510,11 +511,11 @@ static int one_size(int point, int size, int binds)
 			      point, size, per_container * size, per_container, first_size, last_size,
 			      threads_max(), pid_max()), 1;
 	/* Nor into the guest's memory: the OOM killer would end the agent. */
-	if (mem_per_container > 0 && proc_field("/proc/meminfo", "MemAvailable:") >= 0 &&
-	    mem_per_container * size > 0.9 * proc_field("/proc/meminfo", "MemAvailable:"))
+	avail = proc_field("/proc/meminfo", "MemAvailable:");
+	if (mem_per_container > 0 && avail >= 0 && mem_per_container * size > 0.9 * avail)
 		return printf("not ok %d containers_%d: they would take about %.0f MiB (%.0f kB each, as measured from %d to %d containers), over 90%% of MemAvailable, %ld kB\n",
 			      point, size, mem_per_container * size / 1024, mem_per_container,
-			      first_size, last_size, proc_field("/proc/meminfo", "MemAvailable:")), 1;
+			      first_size, last_size, avail), 1;
 	agent = start_agent(size, 1);
 	if (agent < 0)
 		return printf("not ok %d containers_%d: bind-agent did not start\n", point, size), 1;
