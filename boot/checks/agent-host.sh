@@ -124,15 +124,19 @@ exposure_at_most() {
 	[ -n "$e" ] && awk -v e="$e" -v m="$EXPOSURE_MAX" 'BEGIN { exit !(e <= m) }'
 }
 
-# notify_listener FILE: a datagram socket at $W/notify whose messages,
-# up to the one with READY=1, go to FILE (as systemd's NOTIFY_SOCKET; the
-# agent stores its journal first), in the background
+# notify_listener FILE [fill]: a datagram socket at $W/notify whose
+# messages, up to the one with READY=1, go to FILE (as systemd's
+# NOTIFY_SOCKET; the agent stores its journal first), in the background.
+# With fill, it then fills its own queue, so that the agent's next message
+# waits in sendmsg() (a service manager that does not read), creates
+# $W/full, and once $W/drain exists reads until 5 s pass with none.
 notify_listener() {
-	rm -f "$W/notify" "$1"
-	/usr/bin/python3 - "$W/notify" "$1" <<'PY' &
-import socket, sys
+	rm -f "$W/notify" "$1" "$W/full" "$W/drain"
+	/usr/bin/python3 - "$W/notify" "$1" "$W" ${2:+"$2"} <<'PY' &
+import os, socket, sys, time
+path, out_path, w = sys.argv[1:4]
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
+s.bind(path)
 s.settimeout(30)
 out = b""
 try:
@@ -140,32 +144,9 @@ try:
         out += s.recv(4096) + b"\n"
 except socket.timeout:
     sys.exit(1)
-open(sys.argv[2], "wb").write(out)
-PY
-	notifier=$!
-	wait_for test -S "$W/notify"
-}
-
-# SIGHUP while a container is being taken (agent review, finding 1): the
-# container's policy was narrowed from the one before, and it joins the
-# served ones after SIGHUP gave them the new one. The window is held open
-# by a service manager that does not read (its queue full): the agent's
-# FDSTORE=1 for the container, between the two, waits in sendmsg().
-sighup_while_taken() {
-	stop_agent
-	rm -f "$W/notify" "$W/full" "$W/drain" "$W/go.join"
-	echo "tcp:$P2" >"$W/allow-join"
-	chmod 0644 "$W/allow-join"
-	/usr/bin/python3 - "$W/notify" "$W" <<'PY' &
-import os, socket, sys, time
-path, w = sys.argv[1], sys.argv[2]
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(path)
-s.settimeout(30)
-out = b""
-while b"READY=1" not in out:
-    out += s.recv(4096) + b"\n"
-# fill the queue: the agent's next message waits
+open(out_path, "wb").write(out)
+if sys.argv[4:] != ["fill"]:
+    sys.exit(0)
 f = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 f.setblocking(False)
 try:
@@ -185,6 +166,19 @@ except socket.timeout:
 PY
 	notifier=$!
 	wait_for test -S "$W/notify"
+}
+
+# SIGHUP while a container is being taken (agent review, finding 1): the
+# container's policy was narrowed from the one before, and it joins the
+# served ones after SIGHUP gave them the new one. The window is held open
+# by a service manager that does not read (its queue full): the agent's
+# FDSTORE=1 for the container, between the two, waits in sendmsg().
+sighup_while_taken() {
+	stop_agent
+	rm -f "$W/go.join"
+	echo "tcp:$P2" >"$W/allow-join"
+	chmod 0644 "$W/allow-join"
+	notify_listener "$W/ready" fill
 	start_agent env NOTIFY_SOCKET="$W/notify" "$AGENT" -v --socket "$SOCK" --allow tcp:$P1 \
 		--allow-file "$W/allow-join" || return 1
 	wait_for test -e "$W/full" || return 1
