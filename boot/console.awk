@@ -9,8 +9,9 @@
 # (a guest's tty), which are dropped here, once, before any reader sees the
 # line.
 #
-#   @@@ RUN base=B arch=A suite=S [accel=X] [icount=N] [console=TOKEN] [smp=TEXT]
-#                        first line (boot/run.sh, host_begin); TOKEN is a
+#   @@@ RUN base=B arch=A suite=S [only=NAMES] [accel=X] [icount=N] [console=TOKEN] [smp=TEXT]
+#                        first line (boot/run.sh, host_begin); NAMES, the
+#                        only tests of S that ran (boot/run.sh -o); TOKEN is a
 #                        secret of the boot, which no test sees; smp= is last,
 #                        and TEXT, the kernel's line for all CPUs up, must
 #                        appear in the log

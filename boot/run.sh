@@ -1,5 +1,5 @@
 #!/bin/sh
-# boot/run.sh [-n] [-f FLAVOUR] [-k IMAGE] [-l LOG] [-t TIMEOUT] ARCH SUITE
+# boot/run.sh [-n] [-f FLAVOUR] [-k IMAGE] [-l LOG] [-o NAMES] [-t TIMEOUT] ARCH SUITE
 #   Boot ARCH's kernel and initramfs in QEMU running boot/suites/SUITE, with
 #   the tests' channel and then the kernel's console in LOG (default
 #   $LOGS/ARCH-SUITE.log). Exits 0 once QEMU is done; boot/verdict.awk
@@ -8,6 +8,9 @@
 #               arch's if the flavour has no kernel.config), with the
 #               flavour's settings (boot/flavour/FLAVOUR/flavour.conf)
 #   -k IMAGE    another kernel image (the pristine baseline, the canary)
+#   -o NAMES    only the tests NAMES (comma-separated) of SUITE, each as
+#               its line says (the pristine baseline runs the tests it
+#               judges); the log's RUN line says only=NAMES
 #   -t TIMEOUT  the boot's timeout; default: derived from the suite's test
 #               timeouts (boot/suite.awk)
 #   -n          only say whether the run would 'boot' or 'keep' the log
@@ -23,14 +26,15 @@
 #   self-test, whose logs must fail).
 set -eu
 . "$(dirname "$0")/lib.sh"
-usage="usage: $0 [-n] [-f FLAVOUR] [-k IMAGE] [-l LOG] [-t TIMEOUT] ARCH SUITE"
-flavour= image= log= timeout= dry=
-while getopts nf:k:l:t: opt; do
+usage="usage: $0 [-n] [-f FLAVOUR] [-k IMAGE] [-l LOG] [-o NAMES] [-t TIMEOUT] ARCH SUITE"
+flavour= image= log= timeout= dry= only= qemu_only=
+while getopts nf:k:l:o:t: opt; do
 	case $opt in
 	n) dry=1 ;;
 	f) flavour=$OPTARG ;;
 	k) image=$OPTARG ;;
 	l) log=$OPTARG ;;
+	o) only=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	*) die "$usage" ;;
 	esac
@@ -47,10 +51,14 @@ load_arch "$1"
 suite=$2
 [ -z "$flavour" ] || load_flavour "$flavour"
 [ -f "$TOP/boot/suites/$suite" ] || die "no suite boot/suites/$suite"
+# a word of the kernel's command line, which init reads (boot/image/init.c)
+case $only in
+*[!A-Za-z0-9_.,-]*) die "-o '$only': want test names joined by ','" ;;
+esac
 # The boot's timeout is the sum of its tests' (each enforced by the guest's
 # /init) unless one is given; a guest past it has hung.
-[ -n "$timeout" ] || timeout=$(awk -v abis="$ABIS" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite") ||
-	die "bad suite boot/suites/$suite"
+[ -n "$timeout" ] || timeout=$(awk -v abis="$ABIS" -v only="$only" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite") ||
+	die "bad suite boot/suites/$suite${only:+, or -o $only}"
 # A flavour with a kernel.config boots its own build; one without, the arch's.
 kdir=$BUILD
 [ -z "$flavour" ] || [ ! -f "$TOP/boot/flavour/$flavour/kernel.config" ] || kdir=$BUILD-$flavour
@@ -74,7 +82,8 @@ esac
 # qemu ACCEL SUITE CONSOLE TAP [WRAPPER...]: run QEMU (under WRAPPER, e.g.
 # timeout), the kernel's console on the first serial port (CONSOLE: QEMU's
 # -serial argument) and the tests' channel, the arch's device for the
-# QEMU character device TAP ('stdio', or 'null' and not used).
+# QEMU character device TAP ('stdio', or 'null' and not used); only the
+# tests $qemu_only of SUITE, if set (-o: the suite's run, not the probe's).
 qemu() {
 	_accel=$1 _suite=$2 _console=$3 _tap=$4
 	shift 4
@@ -83,7 +92,7 @@ qemu() {
 	# shellcheck disable=SC2086 # QEMU_TAP and QEMU_EXTRA are argument lists
 	exec "$@" "$QEMU" -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
 		-accel "$_accel" -kernel "$image" -initrd "$initrd" \
-		-append "console=$CONSOLE ${_tap_arg}panic=-1 oops=panic suite=$_suite $kernel_args" \
+		-append "console=$CONSOLE ${_tap_arg}panic=-1 oops=panic suite=$_suite${qemu_only:+ only=$qemu_only} $kernel_args" \
 		-display none -monitor none -serial "$_console" -chardev "$_tap,id=tap" $QEMU_TAP \
 		-no-reboot $QEMU_EXTRA ${ICOUNT:+-icount shift=$ICOUNT,sleep=off}
 }
@@ -144,7 +153,7 @@ key=$({
 	sha256sum "$image" "$0" "$TOP/boot/lib.sh" | cut -d' ' -f1
 	cat "$initrd.content"
 	"$QEMU" --version | head -n 1
-	echo "$BASE $ARCH $suite $timeout $accel ${ICOUNT:-} $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $TAP $QEMU_TAP $KERNEL_ARGS $host_mhz"
+	echo "$BASE $ARCH $suite only=$only $timeout $accel ${ICOUNT:-} $QEMU_MACHINE $QEMU_CPU $QEMU_SMP $QEMU_MEM $QEMU_EXTRA $CONSOLE $TAP $QEMU_TAP $KERNEL_ARGS $host_mhz"
 } | sha256sum | cut -d' ' -f1)
 # A log is kept if its key matches, it passes the verdict or the caller
 # keeps failed logs, and QEMU itself did not fail in it.
@@ -167,6 +176,7 @@ new=$log.new tap=$log.tap console=$log.console qemu_out=$log.qemu
 token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 : >"$tap"
 : >"$console"
+qemu_only=$only
 qemu "$accel" "$suite" "file:$console" "file,path=$tap" timeout -k 5 "$timeout" \
 	</dev/null >"$qemu_out" 2>&1 9>&- &
 qpid=$!
@@ -182,7 +192,7 @@ wait $!
 rc=0
 wait "$qpid" || rc=$?
 {
-	echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite accel=$accel${ICOUNT:+ icount=$ICOUNT} console=$token smp=$SMP_OK"
+	echo "@@@ RUN base=$BASE arch=$ARCH suite=$suite${only:+ only=$only} accel=$accel${ICOUNT:+ icount=$ICOUNT} console=$token smp=$SMP_OK"
 	cat "$tap"
 	# a last line the guest did not end must not swallow a marker
 	echo

@@ -1,4 +1,4 @@
-# awk -v abis="ABI..." [-v stage=DIR] [-v boot=SECONDS] [-v list=1] -f boot/suite.awk SUITE
+# awk -v abis="ABI..." [-v stage=DIR] [-v boot=SECONDS] [-v list=1] [-v only=NAME,...] -f boot/suite.awk SUITE
 #
 # Read a suite file (boot/suites/NAME; the format is in boot/image/init.c,
 # which runs it) on the host, by the rules of the guest's reader,
@@ -13,7 +13,9 @@
 # stderr and the exit status is 1. Otherwise prints the boot timeout the
 # suite needs: the sum of its tests' timeouts, each counted once per ABI it
 # runs on, plus 5 s per test run for the stray-process check after it, plus
-# boot seconds (default 120) for booting. With list, prints instead
+# boot seconds (default 120) for booting; with only (boot/run.sh -o), of
+# the tests so named alone, each of which must be in the suite. With
+# list, prints instead
 # "LINE ok NAME ABIS TIMEOUT COMMAND" for each test line (the format of
 # boot/tests/suite-reader) and goes on past bad lines.
 
@@ -33,6 +35,9 @@ BEGIN {
 	}
 	if (boot == "")
 		boot = 120
+	nonly = split(only, onlyname, ",")
+	for (i = 1; i <= nonly; i++)
+		wanted[onlyname[i]] = 1
 	total = boot
 }
 
@@ -70,7 +75,8 @@ length($0) > 500 {
 	if (list != "")
 		print FNR, "ok", $1, $2, $3 + 0, $4
 	runs = $2 == "all" ? nabis : 1
-	total += runs * $3 + runs * 5	# 5 s: the stray-process check
+	if (nonly == 0 || $1 in wanted)
+		total += runs * $3 + runs * 5	# 5 s: the stray-process check
 	if (stage == "")
 		next
 	prog = $4
@@ -90,6 +96,11 @@ length($0) > 500 {
 END {
 	if (list != "")
 		exit 0
+	for (i = 1; i <= nonly; i++)
+		if (!(onlyname[i] in names)) {
+			printf "%s: only=%s: no test '%s' in it\n", FILENAME, only, onlyname[i] > "/dev/stderr"
+			nbad++
+		}
 	if (nbad)
 		exit 1
 	print total

@@ -723,6 +723,9 @@ function pristine_fails(name,   p, line, in_it, hit, runl, done_p, cons, tok, rn
 		return p " (the pristine kernel's log) is not there or empty"
 	if (index(runl, "@@@ RUN base=" run_base " arch=" run_arch " suite=" run_suite " ") != 1)
 		return p " is not the pristine log of base " run_base ", arch " run_arch ", suite " run_suite ": " runl
+	if (match(runl, / only=[^ ]+/) && index("," substr(runl, RSTART + 6, RLENGTH - 6) ",", "," test ",") == 0)
+		return p " ran only " substr(runl, RSTART + 6, RLENGTH - 6) ", not " test \
+			" (PRISTINE_TESTS in boot/checks/baseline.sh: a known failure's test must be among them)"
 	if (why != "")
 		return why
 	if (bad != "")

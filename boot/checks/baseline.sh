@@ -1,8 +1,11 @@
 #!/bin/sh
 # boot/checks/baseline.sh ARCH
 #   Build the pristine kernel (no series) for ARCH, boot it with the same
-#   initramfs and suite as the patched one, and check, as TAP in
+#   initramfs and suite as the patched one, running the tests of that suite
+#   that the checks below read (PRISTINE_TESTS), and check, as TAP in
 #   $LOGS/baseline-ARCH.log, that:
+#   - the pristine guest ran each of them on each ABI its line names, to
+#     the guest's end;
 #   - the PIDFD_IOCTL_GETFD selftest skips as a whole there on every ABI,
 #     with its probe's reason, ENOTTY on every base (the probe passes a
 #     NULL argument, which even 6.12's pidfs answers with ENOTTY), while a
@@ -24,12 +27,19 @@ patched=$LOGS/$ARCH-check.log
 pristine=$LOGS/$ARCH-pristine.log
 [ -f "$patched" ] || die "no $patched: run the patched suite first"
 
+# The tests of the check suite the cases below read, and no others: the
+# rest (bind-agent's, the benchmarks') took most of the pristine guest's
+# time (docs/measurements.md), and nothing judges them there. A plan's known
+# failure (boot/plan/skips) must be among them: the verdict looks for it
+# in the pristine log.
+PRISTINE_TESTS=pidfd_getfd_ioctl,man-example,upstream-pidfd,upstream-seccomp,samples,yama-scope-3
+
 sh "$TOP/boot/kernel/tree.sh" worktree "$src" pristine
 sh "$TOP/boot/kernel/build.sh" -s "$src" -o "$out" "$ARCH"
 # The pristine log fails the verdict by design (no ioctl there: the man
-# page's example and the benchmark fail): what it must show is judged
-# below, so it is kept while its inputs do not change.
-REUSE_FAILED=1 sh "$TOP/boot/run.sh" -k "$out/$KIMAGE" -l "$pristine" "$ARCH" check
+# page's example fails): what it must show is judged below, so it is kept
+# while its inputs do not change.
+REUSE_FAILED=1 sh "$TOP/boot/run.sh" -k "$out/$KIMAGE" -l "$pristine" -o "$PRISTINE_TESTS" "$ARCH" check
 
 # upstream_failures LOG: "DIR:TEST" of every upstream test that failed.
 upstream_failures() {
@@ -121,7 +131,32 @@ samples_pass_through_the_fallback() {
 	return $rc
 }
 
+# Each of PRISTINE_TESTS ended on each ABI its suite line names (all,
+# native: the first of ABIS, last: the last), and the guest reached its
+# end: a pristine kernel that hangs or a name that matches no test must
+# not leave a case below judging an empty section.
+pristine_guest_ran_what_the_baseline_reads() {
+	awk -v abis="$ABIS" -v list=1 -f "$TOP/boot/suite.awk" "$TOP/boot/suites/check" |
+		awk -v only=",$PRISTINE_TESTS," -v abis="$ABIS" '
+		$2 == "ok" && index(only, "," $3 ",") {
+			n = split(abis, a, " ")
+			for (i = 1; i <= n; i++)
+				if ($4 == "all" || ($4 == "native" && i == 1) || ($4 == "last" && i == n))
+					print a[i], $3
+		}' | LC_ALL=C sort >"$LOGS/baseline-$ARCH.want"
+	sections "" "" "$pristine" | sed -n 's/^@@@ END \([^ ]*\) \([^ ]*\) status=.*/\1 \2/p' |
+		LC_ALL=C sort >"$LOGS/baseline-$ARCH.ran"
+	echo "want $(wc -l <"$LOGS/baseline-$ARCH.want") test runs on the pristine kernel ($PRISTINE_TESTS)"
+	rc=0
+	sed '/^@@@ CONSOLE /q' "$pristine" | grep -q '^@@@ DONE' ||
+		{ echo "the pristine guest did not reach its end (no @@@ DONE)"; rc=1; }
+	comm -23 "$LOGS/baseline-$ARCH.want" "$LOGS/baseline-$ARCH.ran" | sed 's/^/did not end on the pristine kernel: /' | grep . && rc=1
+	return $rc
+}
+
 host_begin "$LOGS/baseline-$ARCH.log" baseline
+host_case baseline "$ARCH-the-pristine-guest-ran-each-test-the-baseline-reads" \
+	pristine_guest_ran_what_the_baseline_reads
 host_case baseline "$ARCH-the-ioctl-suite-skips-with-enotty-and-a-request-gets-$(echo "$errno_name" | tr A-Z a-z)-on-the-pristine-kernel" \
 	ioctl_suite_skips_with_enotty_and_a_request_gets_the_base_errno
 host_case baseline "$ARCH-the-ioctl-suite-is-not-skipped-on-the-patched-kernel" \

@@ -17,6 +17,8 @@
  * seconds. The lines are read by suite-line.h, whose rules boot/suite.awk
  * also applies on the host (boot/tests/suite-lines.sh holds the two
  * readers against each other); a bad line is named (@@@ INIT) and not run.
+ * With only=NAME,NAME... on the command line (boot/run.sh -o), only the
+ * tests so named run, each as its line says.
  *
  * Everything /init and the tests write goes to a channel of its own, the
  * device the kernel command line names (tap=DEVICE: a second serial port or
@@ -385,7 +387,26 @@ static int split(char *line, char **words, int max)
 	return n;
 }
 
-static void run_suite(const char *suite)
+/* Is @name one of the comma-separated names of @only (NULL: every name)? */
+static int is_one_of(const char *name, const char *only)
+{
+	size_t n = strlen(name);
+
+	if (!only)
+		return 1;
+	for (const char *p = only; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static void run_suite(const char *suite, const char *only)
 {
 	char file[128], abis_line[256], *abis[8];
 	struct suite_reader r = { 0 };
@@ -421,7 +442,8 @@ static void run_suite(const char *suite)
 				continue;
 			}
 			if ((!strcmp(r.abis, "native") && a > 0) ||
-			    (!strcmp(r.abis, "last") && a < nabis - 1))
+			    (!strcmp(r.abis, "last") && a < nabis - 1) ||
+			    !is_one_of(r.name, only))
 				continue;
 			say("@@@ BEGIN %s %s\n", abis[a], r.name);
 			run_test(abis[a], r.argv, r.timeout, status, sizeof(status));
@@ -580,7 +602,7 @@ static const char *cmdline_value(const char *name, char *buf, size_t len)
 static int suite_runner(void)
 {
 	struct sigaction alarm_action = { .sa_handler = on_alarm };
-	char suite[128], tap[64];
+	char suite[128], tap[64], only[512];
 
 	sigaction(SIGALRM, &alarm_action, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -598,7 +620,7 @@ static int suite_runner(void)
 	setenv("TERM", "dumb", 0);
 	klogctl(8 /* SYSLOG_ACTION_CONSOLE_LEVEL */, NULL, 5);
 	if (cmdline_value("suite", suite, sizeof(suite)))
-		run_suite(suite);
+		run_suite(suite, cmdline_value("only", only, sizeof(only)));
 	else
 		say("@@@ INIT no suite= on the kernel command line\n");
 	dump_kernel_log();
@@ -614,6 +636,7 @@ int main(int argc, char **argv)
 {
 	struct sigaction alarm_action = { .sa_handler = on_alarm };
 	const char *suite = getenv("suite"), *tap = getenv("tap"), *pid1 = getenv("pid1");
+	const char *only = getenv("only");
 	char boot_id[64];
 
 	if (argc == 2 && !strcmp(argv[1], "--suite-runner"))
@@ -676,7 +699,7 @@ int main(int argc, char **argv)
 		execl(pid1, pid1, (char *)NULL);
 		say("@@@ INIT exec %s: %s\n", pid1, strerror(errno));
 	} else if (suite)
-		run_suite(suite);
+		run_suite(suite, only);
 	dump_kernel_log();
 	say("@@@ DONE\n");
 end:
