@@ -55,10 +55,14 @@ suite=$2
 case $only in
 *[!A-Za-z0-9_.,-]*) die "-o '$only': want test names joined by ','" ;;
 esac
+# the guest's reader under systemd (init.c's suite_runner) takes 511
+[ "${#only}" -le 400 ] || die "-o: longer than 400 characters"
 # The boot's timeout is the sum of its tests' (each enforced by the guest's
-# /init) unless one is given; a guest past it has hung.
-[ -n "$timeout" ] || timeout=$(awk -v abis="$ABIS" -v only="$only" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite") ||
+# /init) unless one is given; a guest past it has hung. The suite and -o's
+# names are checked either way.
+sum=$(awk -v abis="$ABIS" -v only="$only" -f "$TOP/boot/suite.awk" "$TOP/boot/suites/$suite") ||
 	die "bad suite boot/suites/$suite${only:+, or -o $only}"
+timeout=${timeout:-$sum}
 # A flavour with a kernel.config boots its own build; one without, the arch's.
 kdir=$BUILD
 [ -z "$flavour" ] || [ ! -f "$TOP/boot/flavour/$flavour/kernel.config" ] || kdir=$BUILD-$flavour
