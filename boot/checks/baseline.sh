@@ -4,7 +4,7 @@
 #   initramfs and suite as the patched one, running the tests of that suite
 #   that the checks below read (PRISTINE_TESTS), and check, as TAP in
 #   $LOGS/baseline-ARCH.log, that:
-#   - the pristine guest ran each of them on each ABI its line names, to
+#   - the pristine guest ran each of them on each ABI the plan has it on, to
 #     the guest's end;
 #   - the PIDFD_IOCTL_GETFD selftest skips as a whole there on every ABI,
 #     with its probe's reason, ENOTTY on every base (the probe passes a
@@ -131,31 +131,28 @@ samples_pass_through_the_fallback() {
 	return $rc
 }
 
-# Each of PRISTINE_TESTS ran on each ABI its suite line names (all,
-# native: the first of ABIS, last: the last): it exited (a status, not a
-# timeout, a signal or a missing program) after a TAP plan and as many
-# points as the plan said; and the guest reached its end. An upstream
-# section that did not run would otherwise pass as one without failures.
-# (A name that is no test of the suite stops boot/run.sh before the boot,
-# and fails here too.)
+# Each of PRISTINE_TESTS ran on each ABI the plan has its section on
+# (boot/plan/logs, the check suite of this base and arch): it exited (a
+# status, not a timeout, a signal or a missing program) after a TAP plan
+# and as many points as that plan said; and the guest reached its end. An
+# upstream section that did not run would otherwise pass as one without
+# failures. (A name that is no test of the suite stops boot/run.sh before
+# the boot, and fails here too.)
 pristine_guest_ran_what_the_baseline_reads() {
-	awk -v abis="$ABIS" -v list=1 -f "$TOP/boot/suite.awk" "$TOP/boot/suites/check" |
-		awk -v only="$PRISTINE_TESTS" -v abis="$ABIS" '
-		$2 == "ok" { line[$3] = $4 }
+	awk -v b="$BASE" -v a="$ARCH" -v only="$PRISTINE_TESTS" '
+		BEGIN { m = split(only, t, ",") }
+		$1 == "section" && ($2 == b || $2 == "*") && $3 == a && $4 == "check" { abis[$6] = abis[$6] " " $5 }
 		END {
-			n = split(abis, a, " ")
-			m = split(only, t, ",")
 			for (j = 1; j <= m; j++) {
-				if (!(t[j] in line)) {
-					print "- " t[j] ": no such test in boot/suites/check"
+				if (!(t[j] in abis)) {
+					print "- " t[j] ": no section of the check suite in the plan (boot/plan/logs)"
 					continue
 				}
+				n = split(abis[t[j]], x, " ")
 				for (i = 1; i <= n; i++)
-					if (line[t[j]] == "all" || (line[t[j]] == "native" && i == 1) ||
-					    (line[t[j]] == "last" && i == n))
-						print a[i], t[j]
+					print x[i], t[j]
 			}
-		}' | LC_ALL=C sort >"$LOGS/baseline-$ARCH.want"
+		}' "$TOP/boot/plan/logs" | LC_ALL=C sort >"$LOGS/baseline-$ARCH.want"
 	sections "" "" "$pristine" | awk '
 		/^@@@ BEGIN / { key = $3 " " $4; plan = ""; n = 0; next }
 		/^1\.\.[0-9]+/ && plan == "" { plan = substr($0, 4); sub(/[^0-9].*/, "", plan); next }
