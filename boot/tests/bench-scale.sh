@@ -4,8 +4,9 @@
 #   logs of the bench guest (the agent run by agent-scale) and of the
 #   systemd guest (by systemd): boot/bench/tables.awk makes one markdown
 #   row per manager and size and one CSV row each, the same size under
-#   two managers stays two rows, the CSV starts with its header, a restart without a time stays "not
-#   measured" with its sentence, and boot/bench/scale-doc.sh puts the
+#   two managers stays two rows, the CSV starts with its header, a
+#   restart without a time stays "not measured" with its sentence, and
+#   boot/bench/scale-doc.sh puts the
 #   table, the machine and the reference build between the block's lines
 #   of a copy of docs/benchmarks.md, and refuses a REFERENCE that is not
 #   make reference-build's line. Exit 1, saying what differs.
